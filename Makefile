@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: MIT
+# pmuboot: UEFI application (GNU-EFI), bootable disk image, host unit tests, QEMU boot tests.
+
+VERSION := 0.1.0
+GIT     := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+BUILD   := build
+CC      := gcc
+LD      := ld
+OBJCOPY := objcopy
+
+EFI_INC := /usr/include/efi
+EFI_LIB := /usr/lib
+EFI_CRT := $(EFI_LIB)/crt0-efi-x86_64.o
+LDSCRIPT := linker/pmuboot.lds
+
+# Freestanding, position-independent (GNU-EFI relocates at load), no red zone (interrupts
+# run on the same stack), general registers only (trap handlers must not touch SSE state
+# the kernels use), frame pointers for the fault report's backtrace.
+CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector -fpic \
+	-fshort-wchar -mno-red-zone -mgeneral-regs-only -fno-omit-frame-pointer \
+	-fno-strict-aliasing -fno-asynchronous-unwind-tables -DGNU_EFI_USE_MS_ABI \
+	-Wall -Wextra -Werror -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64 \
+	-DPMUBOOT_VERSION='"$(VERSION)"' -DPMUBOOT_GIT='"$(GIT)"' -MMD -MP
+ASFLAGS := -g -I. -MMD -MP
+LDFLAGS := -nostdlib -znocombreloc -T $(LDSCRIPT) -shared -Bsymbolic -L$(EFI_LIB)
+
+SRCS_C := $(wildcard boot/*.c arch/x86/*.c lib/*.c pmu/*.c tests/*.c tests/kernels/*.c)
+SRCS_S := $(wildcard arch/x86/*.S tests/kernels/*.S)
+OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
+
+EFI    := $(BUILD)/pmuboot.efi
+IMG    := $(BUILD)/pmuboot.img
+
+# Disk image: GPT with one FAT32 EFI system partition at 1 MiB (sector 2048).
+IMG_SIZE_MIB := 72
+ESP_START    := 2048
+ESP_SECTORS  := 131072
+ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
+
+.PHONY: all image check host-test qemu-test clean
+all: $(EFI) $(IMG)
+image: $(IMG)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -c $< -o $@
+
+$(BUILD)/pmuboot.so: $(OBJS) $(LDSCRIPT)
+	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -o $@ -lefi -lgnuefi
+
+# Subsystem 10 = EFI application.
+$(EFI): $(BUILD)/pmuboot.so
+	$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+
+$(IMG): $(EFI) boot/pmuboot.cfg Makefile
+	rm -f $@.tmp
+	truncate -s $(IMG_SIZE_MIB)M $@.tmp
+	sgdisk -o -n 1:$(ESP_START):+$(ESP_SECTORS) -t 1:ef00 -c 1:"PMUBOOT ESP" $@.tmp >/dev/null
+	mformat -i $@.tmp@@$(ESP_OFFSET) -F -T $(ESP_SECTORS) -h 64 -s 32 -H $(ESP_START) -v PMUBOOT ::
+	mmd -i $@.tmp@@$(ESP_OFFSET) ::/EFI ::/EFI/BOOT
+	mcopy -i $@.tmp@@$(ESP_OFFSET) $(EFI) ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -i $@.tmp@@$(ESP_OFFSET) boot/pmuboot.cfg ::/EFI/BOOT/pmuboot.cfg
+	mv $@.tmp $@
+
+check: host-test qemu-test
+
+-include tests/host/host.mk
+
+qemu-test: $(IMG)
+	/usr/bin/python3 tests/qemu/boot_tests.py
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)

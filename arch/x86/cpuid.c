@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* CPUID decode: vendor, family/model/stepping, brand string, features and time leaves. */
+#include "arch/x86/cpuid.h"
+#include "lib/string.h"
+
+/* SDM Vol. 2A CPUID: DisplayFamily = Family + ExtendedFamily only when Family == 0FH. */
+uint32_t cpuid_display_family(uint32_t sig)
+{
+	uint32_t fam = (sig >> 8) & 0xf;
+
+	if (fam == 0xf)
+		fam += (sig >> 20) & 0xff;
+	return fam;
+}
+
+/* DisplayModel = ExtendedModel << 4 | Model when Family is 06H or 0FH. */
+uint32_t cpuid_display_model(uint32_t sig)
+{
+	uint32_t fam = (sig >> 8) & 0xf;
+	uint32_t model = (sig >> 4) & 0xf;
+
+	if (fam == 0x6 || fam == 0xf)
+		model |= ((sig >> 16) & 0xf) << 4;
+	return model;
+}
+
+const char *cpu_vendor_name(enum cpu_vendor v)
+{
+	switch (v) {
+	case VENDOR_INTEL: return "Intel";
+	case VENDOR_AMD: return "AMD";
+	case VENDOR_HYGON: return "Hygon";
+	case VENDOR_OTHER: return "other";
+	default: return "unknown";
+	}
+}
+
+static void put_reg(char *dst, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		dst[i] = (char)(v >> (8 * i));
+}
+
+/* Replaces unprintable bytes and trims leading/trailing spaces (brand strings are padded). */
+static void clean_string(char *s)
+{
+	size_t n = str_len(s), start = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			s[i] = '?';
+	while (start < n && s[start] == ' ')
+		start++;
+	while (n > start && s[n - 1] == ' ')
+		n--;
+	memmove(s, s + start, n - start);
+	s[n - start] = '\0';
+}
+
+void cpu_info_decode(struct cpu_info *ci, cpuid_fn fn, void *ctx)
+{
+	struct cpuid_regs r;
+
+	memset(ci, 0, sizeof(*ci));
+	r = fn(ctx, 0, 0);
+	ci->max_leaf = r.eax;
+	put_reg(ci->vendor_id, r.ebx);
+	put_reg(ci->vendor_id + 4, r.edx);
+	put_reg(ci->vendor_id + 8, r.ecx);
+	ci->vendor_id[12] = '\0';
+	if (!str_cmp(ci->vendor_id, "GenuineIntel"))
+		ci->vendor = VENDOR_INTEL;
+	else if (!str_cmp(ci->vendor_id, "AuthenticAMD"))
+		ci->vendor = VENDOR_AMD;
+	else if (!str_cmp(ci->vendor_id, "HygonGenuine"))
+		ci->vendor = VENDOR_HYGON;
+	else
+		ci->vendor = VENDOR_OTHER;
+	clean_string(ci->vendor_id);
+
+	if (ci->max_leaf >= 1) {
+		r = fn(ctx, 1, 0);
+		ci->signature = r.eax;
+		ci->family = cpuid_display_family(r.eax);
+		ci->model = cpuid_display_model(r.eax);
+		ci->stepping = r.eax & 0xf;
+		ci->leaf1_ecx = r.ecx;
+		ci->leaf1_edx = r.edx;
+		ci->initial_apic_id = r.ebx >> 24;
+		ci->tsc = r.edx & CPUID_1_EDX_TSC;
+		ci->msr = r.edx & CPUID_1_EDX_MSR;
+		ci->apic = r.edx & CPUID_1_EDX_APIC;
+		ci->pdcm = r.ecx & CPUID_1_ECX_PDCM;
+		ci->x2apic = r.ecx & CPUID_1_ECX_X2APIC;
+		ci->tsc_deadline = r.ecx & CPUID_1_ECX_TSC_DEADLINE;
+		ci->hypervisor = r.ecx & CPUID_1_ECX_HYPERVISOR;
+	}
+	if (ci->max_leaf >= 0x15) {
+		r = fn(ctx, 0x15, 0);
+		ci->l15_eax = r.eax;
+		ci->l15_ebx = r.ebx;
+		ci->l15_ecx = r.ecx;
+	}
+	if (ci->max_leaf >= 0x16)
+		ci->l16_eax = fn(ctx, 0x16, 0).eax & 0xffff;
+
+	r = fn(ctx, 0x80000000, 0);
+	/* A CPU without extended leaves echoes something below 0x80000000. */
+	ci->max_ext_leaf = (r.eax & 0x80000000) ? r.eax : 0;
+	if (ci->max_ext_leaf >= 0x80000001)
+		ci->long_mode = fn(ctx, 0x80000001, 0).edx & CPUID_80000001_EDX_LM;
+	if (ci->max_ext_leaf >= 0x80000004) {
+		for (uint32_t i = 0; i < 3; i++) {
+			r = fn(ctx, 0x80000002 + i, 0);
+			put_reg(ci->brand + 16 * i, r.eax);
+			put_reg(ci->brand + 16 * i + 4, r.ebx);
+			put_reg(ci->brand + 16 * i + 8, r.ecx);
+			put_reg(ci->brand + 16 * i + 12, r.edx);
+		}
+		ci->brand[48] = '\0';
+		clean_string(ci->brand);
+	}
+	if (ci->max_ext_leaf >= 0x80000007)
+		ci->invariant_tsc = fn(ctx, 0x80000007, 0).edx & CPUID_80000007_EDX_INVTSC;
+
+	if (ci->hypervisor) {
+		r = fn(ctx, CPUID_LEAF_HYPERVISOR, 0);
+		/* Leaves 0x40000000+ are only meaningful when EAX names a leaf in that range. */
+		if (r.eax >= CPUID_LEAF_HYPERVISOR && r.eax < CPUID_LEAF_HYPERVISOR + 0x10000) {
+			ci->hv_max_leaf = r.eax;
+			put_reg(ci->hv_signature, r.ebx);
+			put_reg(ci->hv_signature + 4, r.ecx);
+			put_reg(ci->hv_signature + 8, r.edx);
+			ci->hv_signature[12] = '\0';
+			clean_string(ci->hv_signature);
+			/* VMware/KVM convention: leaf 0x40000010 EAX = TSC kHz. */
+			if (ci->hv_max_leaf >= CPUID_LEAF_HYPERVISOR + 0x10)
+				ci->hv_tsc_khz = fn(ctx, CPUID_LEAF_HYPERVISOR + 0x10, 0).eax;
+		}
+	}
+}
+
+static struct cpuid_regs cpuid_insn(void *ctx, uint32_t leaf, uint32_t subleaf)
+{
+	(void)ctx;
+	return cpuid_count(leaf, subleaf);
+}
+
+void cpu_info_read(struct cpu_info *ci)
+{
+	cpu_info_decode(ci, cpuid_insn, 0);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* CPUID access and its decode into one cpu_info struct (decode is pure, host-tested). */
+#ifndef ARCH_X86_CPUID_H
+#define ARCH_X86_CPUID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+	asm volatile("cpuid" : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+		     : "a"(leaf), "c"(subleaf));
+	return r;
+}
+
+static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 0); }
+
+/* Leaf 1 feature bits */
+#define CPUID_1_ECX_PDCM		(1U << 15)
+#define CPUID_1_ECX_X2APIC		(1U << 21)
+#define CPUID_1_ECX_TSC_DEADLINE	(1U << 24)
+#define CPUID_1_ECX_HYPERVISOR		(1U << 31)
+#define CPUID_1_EDX_TSC			(1U << 4)
+#define CPUID_1_EDX_MSR			(1U << 5)
+#define CPUID_1_EDX_APIC		(1U << 9)
+#define CPUID_1_EDX_SSE2		(1U << 26)
+/* Leaf 0x80000001 */
+#define CPUID_80000001_EDX_LM		(1U << 29)
+/* Leaf 0x80000007 */
+#define CPUID_80000007_EDX_INVTSC	(1U << 8)
+
+#define CPUID_LEAF_HYPERVISOR		0x40000000
+
+enum cpu_vendor {
+	VENDOR_UNKNOWN = 0,
+	VENDOR_INTEL,
+	VENDOR_AMD,
+	VENDOR_HYGON,
+	VENDOR_OTHER,
+};
+
+struct cpu_info {
+	char vendor_id[13];		/* "GenuineIntel" */
+	enum cpu_vendor vendor;
+	uint32_t max_leaf;		/* CPUID.0:EAX */
+	uint32_t max_ext_leaf;		/* CPUID.80000000H:EAX */
+	uint32_t signature;		/* CPUID.1:EAX */
+	uint32_t family;		/* display family: base + extended when base == 0xF */
+	uint32_t model;			/* display model: ext << 4 | base when family 6 or 0xF */
+	uint32_t stepping;
+	uint32_t leaf1_ecx, leaf1_edx;
+	uint32_t initial_apic_id;	/* CPUID.1:EBX[31:24] */
+	char brand[49];			/* trimmed; "" when leaves 0x80000002-4 are absent */
+	bool hypervisor;		/* CPUID.1:ECX[31] */
+	char hv_signature[13];		/* CPUID.40000000H:EBX,ECX,EDX, "" when absent */
+	uint32_t hv_max_leaf;
+	bool long_mode, tsc, apic, msr, x2apic, tsc_deadline, pdcm, invariant_tsc;
+	/* Time leaves, raw (0 when absent). */
+	uint32_t l15_eax, l15_ebx, l15_ecx;	/* TSC/crystal ratio denominator, numerator, crystal Hz */
+	uint32_t l16_eax;			/* processor base frequency MHz */
+	uint32_t hv_tsc_khz;			/* CPUID.40000010H:EAX where the hypervisor offers it */
+};
+
+typedef struct cpuid_regs (*cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf);
+
+/* Decodes through fn (the real instruction, or a table in host tests). */
+void cpu_info_decode(struct cpu_info *ci, cpuid_fn fn, void *ctx);
+/* Decodes the running CPU. */
+void cpu_info_read(struct cpu_info *ci);
+
+/* Pure helpers, exposed for tests. */
+uint32_t cpuid_display_family(uint32_t sig);
+uint32_t cpuid_display_model(uint32_t sig);
+const char *cpu_vendor_name(enum cpu_vendor v);
+
+#endif /* ARCH_X86_CPUID_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* GDT, TSS and IDT: pmuboot's own descriptor tables (one IDT, per-CPU GDT and TSS). */
+#ifndef ARCH_X86_DESC_H
+#define ARCH_X86_DESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Selectors of pmuboot's GDT. */
+#define GDT_NULL		0
+#define GDT_KERNEL_CS		1
+#define GDT_KERNEL_DS		2
+#define GDT_USER_CS		3
+#define GDT_USER_DS		4
+#define GDT_TSS			5	/* 16-byte descriptor: entries 5 and 6 */
+#define GDT_ENTRIES		7
+#define KERNEL_CS		(GDT_KERNEL_CS * 8)
+#define KERNEL_DS		(GDT_KERNEL_DS * 8)
+#define USER_CS			(GDT_USER_CS * 8 + 3)
+#define USER_DS			(GDT_USER_DS * 8 + 3)
+#define TSS_SEL			(GDT_TSS * 8)
+
+/* IST slot used for #DF, NMI and #MC so a broken stack still gets a report. */
+#define IST_EMERGENCY		1
+#define EMERGENCY_STACK_SIZE	16384
+
+struct tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+_Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 8-11: 64-bit TSS is 104 bytes");
+
+struct cpu_desc {
+	uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(16)));
+	struct tss64 tss __attribute__((aligned(16)));
+	uint8_t emergency_stack[EMERGENCY_STACK_SIZE] __attribute__((aligned(16)));
+};
+
+struct idt_gate {
+	uint16_t offset_lo;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_hi;
+	uint32_t reserved;
+} __attribute__((packed));
+_Static_assert(sizeof(struct idt_gate) == 16, "SDM Vol. 3A Figure 6-8: 64-bit IDT gate");
+
+struct desc_ptr {
+	uint16_t limit;
+	uint64_t base;
+} __attribute__((packed));
+
+/*
+ * Exit mode: loads cpu's own GDT (reloading every segment register) and TSS, and the
+ * shared IDT with a pmuboot handler on all 256 vectors.
+ */
+void desc_install_owned(struct cpu_desc *d);
+
+/*
+ * Boot-services-kept mode: the firmware's GDT stays (its interrupt handlers use its code
+ * selector). The IDT becomes a copy of the firmware's with pmuboot's handlers on the
+ * exception vectors and on the vectors pmuboot owns (owned[v] true). desc_restore_firmware()
+ * puts the firmware's IDT back.
+ */
+void desc_install_shared(const bool owned[256]);
+void desc_restore_firmware(void);
+
+#endif /* ARCH_X86_DESC_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* Check watchdog on the local APIC timer (re-armed until the TSC deadline passes). */
+#include "arch/x86/watchdog.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/io.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+
+static bool usable;
+static uint64_t deadline_tsc;	/* per-CPU once several CPUs run checks */
+
+static void watchdog_irq(struct trap_frame *f)
+{
+	struct percpu *c = this_cpu();
+	uint64_t now = rdtsc();
+	struct recover_point *rp;
+
+	apic_eoi();
+	if (!c->guard_armed || !c->guard_rp)
+		return;		/* a late tick after the check finished */
+	if (now < deadline_tsc) {
+		/* The APIC counter is 32 bits: long limits take several rounds. */
+		apic_timer_oneshot(VECTOR_WATCHDOG, tsc_to_us(deadline_tsc - now) + 1);
+		return;
+	}
+	rp = c->guard_rp;
+	c->guard_armed = 0;
+	c->guard_rp = 0;
+	c->probe_rp = 0;	/* any probe inside the check is abandoned too */
+	c->guard_fired_tsc = now;
+	recover_resume(f, rp, GUARD_TIMEOUT);
+}
+
+void watchdog_init(bool ok)
+{
+	usable = ok;
+	trap_set_handler(VECTOR_WATCHDOG, watchdog_irq);
+}
+
+bool watchdog_usable(void)
+{
+	return usable;
+}
+
+enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
+			     uint64_t *elapsed_us)
+{
+	struct percpu *c = this_cpu();
+	struct recover_point rp;
+	/* A guard may run inside another (the watchdog check runs under the runner's guard):
+	 * the outer one is saved here and re-armed for its remaining time afterwards. */
+	struct recover_point *outer_rp = c->guard_rp;
+	int outer_armed = c->guard_armed;
+	uint64_t outer_deadline = deadline_tsc;
+	volatile uint64_t t0;
+	enum guard_result res;
+	int code;
+
+	irq_disable();
+	t0 = rdtsc();
+	code = recover_set(&rp);
+	if (code == 0) {
+		if (usable && timeout_us) {
+			deadline_tsc = t0 + tsc_from_us(timeout_us);
+			c->guard_rp = &rp;
+			c->guard_armed = 1;
+			apic_timer_oneshot(VECTOR_WATCHDOG, timeout_us);
+		}
+		irq_enable();
+		fn(arg);
+		irq_disable();
+		res = GUARD_DONE;
+	} else {
+		res = GUARD_TIMEOUT;	/* resumed by watchdog_irq with interrupts off */
+	}
+	c->guard_armed = 0;
+	c->guard_rp = 0;
+	if (usable)
+		apic_timer_stop();
+	if (elapsed_us)
+		*elapsed_us = tsc_to_us(rdtsc() - t0);
+	if (outer_armed && outer_rp) {
+		uint64_t now = rdtsc();
+
+		deadline_tsc = outer_deadline;
+		c->guard_rp = outer_rp;
+		c->guard_armed = 1;
+		apic_timer_oneshot(VECTOR_WATCHDOG, now < outer_deadline ?
+				   tsc_to_us(outer_deadline - now) + 1 : 1);
+	}
+	return res;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Watchdog: runs a function with interrupts enabled under a local-APIC one-shot timer, and
+ * unwinds it if it overruns. */
+#ifndef ARCH_X86_WATCHDOG_H
+#define ARCH_X86_WATCHDOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum guard_result {
+	GUARD_DONE = 0,		/* fn returned */
+	GUARD_TIMEOUT,		/* the watchdog fired and unwound fn */
+};
+
+/* Installs the timer vector handler; `usable` says whether the APIC timer may be used. */
+void watchdog_init(bool usable);
+bool watchdog_usable(void);
+
+/*
+ * Calls fn(arg) with interrupts enabled. With a usable watchdog and timeout_us > 0, fn is
+ * abandoned after timeout_us (its stack frames are discarded; it must hold no locks) and
+ * GUARD_TIMEOUT is returned. Interrupts are disabled again on return either way.
+ * *elapsed_us receives the time fn ran (TSC-measured), when non-NULL.
+ */
+enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
+			     uint64_t *elapsed_us);
+
+#endif /* ARCH_X86_WATCHDOG_H */

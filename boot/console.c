@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Console multiplexer: serial, optional UEFI console, optional capture for the results file. */
+#include "boot/console.h"
+#include "arch/x86/serial.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+
+static con_sink_fn uefi_sink;
+static char *cap_buf;
+static size_t cap_size, cap_len, cap_dropped;
+
+void con_set_uefi_sink(con_sink_fn fn)
+{
+	uefi_sink = fn;
+}
+
+void con_capture(char *buf, size_t size)
+{
+	cap_buf = buf;
+	cap_size = size;
+	cap_len = cap_dropped = 0;
+}
+
+size_t con_captured(void)
+{
+	return cap_len;
+}
+
+size_t con_dropped(void)
+{
+	return cap_dropped;
+}
+
+void con_write(const char *s)
+{
+	size_t n = str_len(s);
+
+	serial_write(s, n);
+	if (uefi_sink)
+		uefi_sink(s);
+	if (cap_buf) {
+		size_t room = cap_size - cap_len;
+		size_t take = n < room ? n : room;
+
+		memcpy(cap_buf + cap_len, s, take);
+		cap_len += take;
+		cap_dropped += n - take;
+	}
+}
+
+void con_printf(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	con_write(buf);
+}
+
+void con_line(const char *s)
+{
+	con_write(s);
+	con_write("\n");
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Output sinks for the run: 16550 serial always, plus the UEFI console and an in-memory
+ * copy for the results file while boot services are kept. */
+#ifndef BOOT_CONSOLE_H
+#define BOOT_CONSOLE_H
+
+#include <stddef.h>
+
+/* Where the text also goes: a function taking one NUL-terminated chunk. */
+typedef void (*con_sink_fn)(const char *s);
+
+void con_set_uefi_sink(con_sink_fn fn);
+/* Keeps a copy of everything written (up to size bytes; the rest is counted as dropped). */
+void con_capture(char *buf, size_t size);
+size_t con_captured(void);
+size_t con_dropped(void);
+
+void con_write(const char *s);
+void con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A whole line; a '\n' is added. */
+void con_line(const char *s);
+
+#endif /* BOOT_CONSOLE_H */

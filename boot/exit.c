@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Ending a run: QEMU isa-debug-exit, UEFI ResetSystem, halt, or back to efi_main. */
+#include "arch/x86/io.h"
+#include "arch/x86/serial.h"
+#include "arch/x86/trap.h"
+#include "boot/main.h"
+#include "boot/platform.h"
+#include "boot/uefi.h"
+
+static const uint8_t debug_exit_code[] = {
+	[RUN_PASS] = DEBUG_EXIT_PASS,
+	[RUN_FAIL] = DEBUG_EXIT_FAIL,
+	[RUN_USAGE] = DEBUG_EXIT_USAGE,
+	[RUN_FATAL] = DEBUG_EXIT_FATAL,
+};
+
+uint64_t run_status_to_efi(enum run_status st)
+{
+	switch (st) {
+	case RUN_PASS: return UEFI_STATUS_SUCCESS;
+	case RUN_USAGE: return UEFI_STATUS_INVALID_PARAMETER;
+	default: return UEFI_STATUS_ABORTED;
+	}
+}
+
+void platform_final_action(enum run_status st, bool boot_services)
+{
+	enum opt_on_exit how = options_on_exit(&plat.opt);
+
+	serial_flush();
+	if (how == ON_EXIT_RETURN && boot_services)
+		return;
+	if (how == ON_EXIT_SHUTDOWN && plat.debug_exit)
+		outb(DEBUG_EXIT_PORT, debug_exit_code[st]);	/* QEMU exits here */
+	if (how == ON_EXIT_SHUTDOWN || how == ON_EXIT_REBOOT)
+		uefi_reset(how == ON_EXIT_REBOOT ? UEFI_RESET_COLD : UEFI_RESET_SHUTDOWN,
+			   run_status_to_efi(st));
+	/* halt, or a reset that returned */
+	for (;;) {
+		irq_disable();
+		hlt();
+	}
+}
+
+void platform_exit(enum run_status st)
+{
+	if (plat.boot_services_kept)
+		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
+	platform_final_action(st, false);
+	for (;;)
+		hlt();
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * efi_main: options, discovery and allocations under boot services, then either
+ * ExitBootServices and ownership of the CPU (default), or a run beside the firmware
+ * (boot-services=keep); the checks; the exit.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "arch/x86/acpi.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpuid.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/io.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/serial.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/watchdog.h"
+#include "boot/console.h"
+#include "boot/main.h"
+#include "boot/options.h"
+#include "boot/platform.h"
+#include "boot/uefi.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/pmu.h"
+#include "tests/runner.h"
+
+#ifndef PMUBOOT_GIT
+#define PMUBOOT_GIT "unknown"
+#endif
+
+struct platform plat;
+
+static char cfg_text[CFG_MAX_SIZE];
+static char cmdline[4096];
+static char opt_err[256];
+static struct recover_point efi_return_rp;
+static uint64_t stack_base;
+
+static void print_header(void)
+{
+	const struct cpu_info *ci = &plat.cpu;
+	char a[32], b[32], line[256];
+
+	con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
+	con_printf("# cpu: %s (%s) family 0x%x model 0x%x stepping %u signature 0x%08x \"%s\"\n",
+		   ci->vendor_id, cpu_vendor_name(ci->vendor), ci->family, ci->model, ci->stepping,
+		   ci->signature, ci->brand);
+	if (ci->hypervisor)
+		con_printf("# hypervisor: %s\n", ci->hv_signature[0] ? ci->hv_signature :
+			   "present (CPUID.1:ECX[31]) without a signature leaf");
+	else
+		con_printf("# hypervisor: none\n");
+	fmt_fixed(a, sizeof(a), (int64_t)(tsc.hz / 1000), 3);
+	if (tsc.calibrated_hz) {
+		fmt_fixed(b, sizeof(b), (int64_t)(tsc.calibrated_hz / 1000), 3);
+	} else {
+		str_lcpy(b, "n/a", sizeof(b));
+	}
+	con_printf("# tsc: %s MHz from %s; PM-timer calibration %s MHz; invariant %s\n",
+		   a, tsc_source_name(tsc.source), b, ci->invariant_tsc ? "yes" : "no");
+	if (apic.present) {
+		fmt_fixed(a, sizeof(a), (int64_t)(apic.timer_hz / 1000), 3);
+		con_printf("# apic: %s id %u base 0x%lx version 0x%x max LVT %u timer %s MHz (div 16)\n",
+			   apic.x2apic ? "x2APIC" : "xAPIC", apic.id, (unsigned long)apic.base,
+			   APIC_LVR_VERSION(apic.version), APIC_LVR_MAXLVT(apic.version), a);
+	} else {
+		con_printf("# apic: none\n");
+	}
+	if (plat.acpi.found) {
+		fmt_snprintf(line, sizeof(line), "%s 0x%lx %u-bit", plat.acpi.pm_timer_space ==
+			     ACPI_GAS_IO ? "io" : "mmio", (unsigned long)plat.acpi.pm_timer_addr,
+			     plat.acpi.pm_timer_bits);
+		con_printf("# acpi: revision %u OEM %s, %u CPUs in MADT, PM timer %s%s\n",
+			   plat.acpi.revision, plat.acpi.oem_id, plat.acpi.ncpus,
+			   plat.acpi.pm_timer ? line : "none",
+			   plat.acpi.bad_checksums ? " (tables with bad checksums ignored)" : "");
+	} else {
+		con_printf("# acpi: no RSDP\n");
+	}
+	fmt_size(a, sizeof(a), plat.mem_usable & ~((1ULL << 20) - 1));
+	fmt_size(b, sizeof(b), plat.buf_size);
+	con_printf("# memory: %s usable; buffer %s at 0x%lx (%s)\n", a, b,
+		   (unsigned long)plat.buf, plat.buf_note);
+	con_printf("# pmu: version %u, %u GP x %u bits, %u fixed x %u bits "
+		   "(CPUID.0AH EAX=0x%x EBX=0x%x EDX=0x%x)\n", pmu.version, pmu.num_gp,
+		   pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu.eax, pmu.ebx, pmu.edx);
+	if (plat.boot_services_kept)
+		con_printf("# mode: boot services kept (results also on the UEFI console and in %s)\n",
+			   RESULTS_FILE_NAME);
+	else
+		con_printf("# mode: boot services exited after %u attempt(s); pmuboot owns GDT, IDT, "
+			   "APIC\n", plat.ebs_attempts);
+	con_printf("# watchdog: %s\n", plat.watchdog_note);
+	con_printf("# config: %s: %s; load options: %s\n", CFG_FILE_NAME, plat.cfg_note,
+		   plat.load_options_note);
+	options_format(&plat.opt, line, sizeof(line));
+	con_printf("# options: %s\n", line);
+	con_printf("# exit: %s\n", plat.debug_exit ? "QEMU isa-debug-exit at 0xf4" :
+		   "UEFI ResetSystem");
+}
+
+static void setup_watchdog(void)
+{
+	bool ok = false;
+
+	if (!apic.present) {
+		str_lcpy(plat.watchdog_note, "unavailable: no local APIC", sizeof(plat.watchdog_note));
+	} else if (plat.boot_services_kept && apic_timer_in_use_by_firmware()) {
+		str_lcpy(plat.watchdog_note, "unavailable: the firmware uses the local APIC timer",
+			 sizeof(plat.watchdog_note));
+	} else {
+		apic_timer_calibrate(tsc.hz, 10);
+		ok = apic.timer_hz != 0;
+		if (ok)
+			fmt_snprintf(plat.watchdog_note, sizeof(plat.watchdog_note),
+				     "local APIC timer, vector 0x%x, limit %u ms per check",
+				     VECTOR_WATCHDOG, plat.opt.watchdog_ms);
+		else
+			str_lcpy(plat.watchdog_note, "unavailable: the local APIC timer does not count",
+				 sizeof(plat.watchdog_note));
+	}
+	plat.watchdog = ok;
+	watchdog_init(ok);
+}
+
+/* Everything after the CPU is set up: time, watchdog, header, checks, exit. */
+static void __attribute__((noreturn)) run(void *unused)
+{
+	(void)unused;
+	tsc_init(&plat.cpu, &plat.acpi);
+	setup_watchdog();
+	print_header();
+	platform_exit(runner_run(&plat.opt));
+}
+
+void main_return_to_efi(enum run_status st)
+{
+	recover_jump(&efi_return_rp, (int)st + 1);
+}
+
+static bool detect_debug_exit(void)
+{
+	/* QEMU's isa-debug-exit reads as 0; an unclaimed port reads as all ones. Only looked
+	 * for under a hypervisor: on hardware port 0xf4 may belong to something else. */
+	return plat.cpu.hypervisor && inl(DEBUG_EXIT_PORT) == 0;
+}
+
+static void choose_buffer(uint64_t largest_free)
+{
+	uint64_t want;
+	char a[32], b[32];
+
+	if (plat.opt.size_set) {
+		plat.buf = uefi_alloc_pages(plat.opt.size);
+		if (!plat.buf) {
+			fmt_size(a, sizeof(a), plat.opt.size);
+			fmt_size(b, sizeof(b), largest_free);
+			fmt_snprintf(opt_err, sizeof(opt_err),
+				     "size=%s: cannot allocate it (largest free block %s)", a, b);
+			return;
+		}
+		plat.buf_size = plat.opt.size;
+		str_lcpy(plat.buf_note, "size= option", sizeof(plat.buf_note));
+		return;
+	}
+	want = plat.cpu.hypervisor ? DEFAULT_BUF_SIZE_VM : DEFAULT_BUF_SIZE;
+	fmt_snprintf(plat.buf_note, sizeof(plat.buf_note), "default%s",
+		     plat.cpu.hypervisor ? " under a hypervisor" : "");
+	/* Leave at least half of the largest free block to the firmware and the rest. */
+	while (want > MIN_BUF_SIZE && want > largest_free / 2) {
+		want /= 2;
+		fmt_size(a, sizeof(a), largest_free & ~((1ULL << 20) - 1));
+		fmt_snprintf(plat.buf_note, sizeof(plat.buf_note),
+			     "reduced from the default: largest free block %s", a);
+	}
+	for (; want >= MIN_BUF_SIZE; want /= 2) {
+		plat.buf = uefi_alloc_pages(want);
+		if (plat.buf) {
+			plat.buf_size = want;
+			return;
+		}
+	}
+	str_lcpy(plat.buf_note, "none: allocation failed", sizeof(plat.buf_note));
+}
+
+static void read_options(void)
+{
+	size_t len;
+	char note[96];
+	int r;
+
+	options_defaults(&plat.opt);
+	r = uefi_read_cfg(cfg_text, sizeof(cfg_text), &len, note, sizeof(note));
+	fmt_snprintf(plat.cfg_note, sizeof(plat.cfg_note), "%s", note);
+	if (r < 0) {
+		fmt_snprintf(opt_err, sizeof(opt_err), "%s: %s", CFG_FILE_NAME, note);
+		return;
+	}
+	if (r > 0 && options_parse_text(&plat.opt, cfg_text, len, CFG_FILE_NAME, opt_err,
+					sizeof(opt_err)))
+		return;
+	len = uefi_load_options(cmdline, sizeof(cmdline), plat.load_options_note,
+				sizeof(plat.load_options_note));
+	if (len == (size_t)-1) {
+		fmt_snprintf(opt_err, sizeof(opt_err), "load options: %s", plat.load_options_note);
+		return;
+	}
+	if (len && options_parse_text(&plat.opt, cmdline, len, "command line", opt_err,
+				      sizeof(opt_err)))
+		return;
+	options_validate(&plat.opt, opt_err, sizeof(opt_err));
+}
+
+/* Bad options: say which and why, run nothing, fail. */
+static EFI_STATUS usage_exit(void)
+{
+	con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
+	con_printf("# error: %s\n", opt_err);
+	con_printf("Bail out! invalid options: no check was run\n");
+	if (!uefi_started_from_shell())
+		platform_final_action(RUN_USAGE, true);
+	return (EFI_STATUS)run_status_to_efi(RUN_USAGE);
+}
+
+static EFI_STATUS run_kept(void)
+{
+	static bool owned[NR_VECTORS];
+	uint64_t cap = uefi_alloc_pages(CAPTURE_SIZE);
+	enum run_status st;
+	int code;
+
+	if (cap)
+		con_capture((char *)(uintptr_t)cap, CAPTURE_SIZE);
+	uefi_raise_tpl_notify();
+	owned[VECTOR_PMI] = owned[VECTOR_WATCHDOG] = true;
+	percpu_install(&percpu_table[0]);
+	desc_install_shared(owned);
+	trap_set_fatal_hook(runner_fatal);
+	apic_init(false);
+
+	code = recover_set(&efi_return_rp);
+	if (code == 0)
+		run(NULL);
+	st = (enum run_status)(code - 1);
+
+	irq_disable();
+	apic_restore();
+	trap_set_fatal_hook(0);
+	desc_restore_firmware();
+	percpu_restore();
+	uefi_restore_tpl();
+	con_set_uefi_sink(0);
+	if (cap) {
+		size_t n = con_captured();
+
+		if (uefi_write_file(RESULTS_FILE_NAME, (const char *)(uintptr_t)cap, n))
+			con_printf("# warning: could not write %s\n", RESULTS_FILE_NAME);
+	}
+	platform_final_action(st, true);
+	return (EFI_STATUS)run_status_to_efi(st);
+}
+
+static EFI_STATUS run_exited(void)
+{
+	con_set_uefi_sink(0);	/* the UEFI console is gone once boot services are */
+	if (uefi_exit_boot_services(&plat.ebs_attempts)) {
+		con_printf("# error: ExitBootServices failed after %u attempt(s)\n", plat.ebs_attempts);
+		con_printf("Bail out! could not take the machine from the firmware\n");
+		platform_final_action(RUN_FATAL, true);
+		return (EFI_STATUS)run_status_to_efi(RUN_FATAL);
+	}
+	/* From here on: no boot services, and the CPU is ours. */
+	irq_disable();
+	desc_install_owned(&percpu_table[0].desc);
+	percpu_install(&percpu_table[0]);
+	trap_set_fatal_hook(runner_fatal);
+	legacy_pic_mask_all();
+	apic_init(true);
+	call_on_stack((void *)(uintptr_t)(stack_base + STACK_SIZE), run, NULL);
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	uint64_t largest_free = 0;
+
+	uefi_init(image, systab);
+	uefi_disable_watchdog();
+	read_options();
+	plat.boot_services_kept = plat.opt.boot_services == BOOT_SERVICES_KEEP;
+	if (!serial_init(plat.opt.serial_port, plat.opt.serial_baud) || plat.boot_services_kept ||
+	    uefi_started_from_shell())
+		con_set_uefi_sink(uefi_console_write);
+	cpu_info_read(&plat.cpu);
+	plat.debug_exit = detect_debug_exit();
+	acpi_parse(&plat.acpi, uefi_find_rsdp());
+	pmu_probe(&plat.cpu);
+	if (!opt_err[0])
+		runner_validate_globs(&plat.opt, opt_err, sizeof(opt_err));
+	if (!opt_err[0] && plat.opt.list) {
+		con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
+		runner_list();
+		platform_final_action(RUN_PASS, true);
+		return EFI_SUCCESS;
+	}
+	uefi_memory(&plat.mem_usable, &largest_free);
+	if (!opt_err[0])
+		choose_buffer(largest_free);
+	if (opt_err[0])
+		return usage_exit();
+	stack_base = uefi_alloc_pages(STACK_SIZE);
+	if (!stack_base && !plat.boot_services_kept) {
+		str_lcpy(opt_err, "cannot allocate the run's stack", sizeof(opt_err));
+		return usage_exit();
+	}
+	if (plat.boot_services_kept)
+		return run_kept();
+	return run_exited();
+}

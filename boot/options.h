@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* Run options: parsed from pmuboot.cfg on the ESP and from UEFI load options (pure logic). */
+#ifndef BOOT_OPTIONS_H
+#define BOOT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPT_MAX_GLOBS	16
+#define OPT_GLOB_LEN	64
+
+#define OPT_REPS_DEFAULT	11
+#define OPT_REPS_MIN		1
+#define OPT_REPS_MAX		1000000
+#define OPT_SIZE_MIN		(4ULL << 10)	/* 4 KiB */
+#define OPT_SIZE_MAX		(1ULL << 40)	/* 1 TiB */
+#define OPT_SERIAL_PORT_DEFAULT	0x3F8
+#define OPT_SERIAL_BAUD_DEFAULT	115200
+#define OPT_WATCHDOG_MS_DEFAULT	10000
+#define OPT_WATCHDOG_MS_MIN	1
+#define OPT_WATCHDOG_MS_MAX	3600000
+
+enum opt_on_exit {
+	ON_EXIT_DEFAULT = 0,	/* shutdown, or return when boot-services=keep */
+	ON_EXIT_SHUTDOWN,
+	ON_EXIT_REBOOT,
+	ON_EXIT_HALT,
+	ON_EXIT_RETURN,
+};
+
+enum opt_boot_services {
+	BOOT_SERVICES_EXIT = 0,
+	BOOT_SERVICES_KEEP,
+};
+
+struct options {
+	/* tests=GLOB[,GLOB...]; ntests == 0 means the default set */
+	char tests[OPT_MAX_GLOBS][OPT_GLOB_LEN];
+	unsigned ntests;
+	uint32_t reps;			/* reps=N */
+	bool reps_set;
+	uint64_t size;			/* size=N[K|M|G] in bytes, multiple of 4 KiB */
+	bool size_set;
+	uint16_t serial_port;		/* serial=PORT[,BAUD] */
+	uint32_t serial_baud;
+	enum opt_on_exit on_exit;	/* on-exit=shutdown|reboot|halt|return */
+	enum opt_boot_services boot_services;	/* boot-services=exit|keep */
+	bool force_pmu;			/* force-pmu */
+	bool list;			/* list */
+	bool icount;			/* icount: TSC counts retired instructions (QEMU -icount shift=0) */
+	uint32_t watchdog_ms;		/* watchdog=MS: default per-check time limit */
+};
+
+void options_defaults(struct options *o);
+
+/*
+ * Applies one token: "key=value" or a bare flag ("list", "force-pmu", "icount").
+ * A later token replaces what an earlier one set for the same key.
+ * On error returns -1 and writes a one-line message naming the option and the offending
+ * value into err, e.g. "reps=abc: not a number", "frob=1: unknown option",
+ * "size=5X: unknown suffix 'X' (use K, M or G)", "reps=0: out of range (1..1000000)".
+ */
+int options_parse_token(struct options *o, const char *tok, char *err, size_t errlen);
+
+/*
+ * Applies a whole text: a pmuboot.cfg file or a command line. Tokens are separated by
+ * spaces, tabs, CR or LF; '#' starts a comment running to the end of the line. The text
+ * need not be NUL-terminated (len bytes are read; a NUL ends it early). `source` names the
+ * origin in error messages: "pmuboot.cfg line 3: reps=0: out of range (1..1000000)";
+ * for a command line pass e.g. "command line" and the line number is omitted when the text
+ * has a single line. Stops at the first error and returns -1.
+ */
+int options_parse_text(struct options *o, const char *text, size_t len, const char *source,
+		       char *err, size_t errlen);
+
+/* Cross-option checks, e.g. "on-exit=return needs boot-services=keep". 0 or -1 + err. */
+int options_validate(const struct options *o, char *err, size_t errlen);
+
+/* The effective on-exit action (resolves ON_EXIT_DEFAULT). */
+enum opt_on_exit options_on_exit(const struct options *o);
+
+/*
+ * One line listing every effective option in the same key=value syntax the parser takes,
+ * e.g. "tests=* reps=11 size=auto serial=0x3F8,115200 on-exit=shutdown boot-services=exit
+ * watchdog=10000". Flags appear only when set. Returns like snprintf.
+ */
+int options_format(const struct options *o, char *buf, size_t len);
+
+/* Parses "N[K|M|G]" (decimal or 0x hex N); 0 on success, -1 on error (bad digit, suffix,
+ * overflow). Exposed for tests. */
+int options_parse_size(const char *s, uint64_t *out);
+/* Parses a decimal or 0x-prefixed hex unsigned number; 0 or -1 (empty, bad digit, overflow). */
+int options_parse_u64(const char *s, uint64_t *out);
+
+#endif /* BOOT_OPTIONS_H */

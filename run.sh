@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
+#
+#   ./run.sh qemu [--smp N] [--cpu MODEL] [--mem MB] [--icount] [--kvm] [--timeout S]
+#                 [--log FILE] [--com2 FILE] [--keep-image FILE] [-- OPTION...]
+#   ./run.sh image
+#
+# qemu: writes OPTIONs (pmuboot options, e.g. tests=fault.* reps=5) into the ESP's
+# pmuboot.cfg of a private copy of build/pmuboot.img, boots it, streams the serial port to
+# the terminal and to the log (default build/serial.log), and exits
+#   0 every check passed or skipped, 1 a check failed, 2 bad options (run.sh's or the
+#   firmware's), 3 a fatal fault or an unclean end, 4 timeout.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here" || exit 2
+
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+ESP_OFFSET=1048576	# Makefile: ESP at sector 2048
+CFG_PATH=::/EFI/BOOT/pmuboot.cfg
+
+# Debian packages, and a file or command that proves each is there.
+DEPS=(
+	"gcc:gcc" "make:make" "gnu-efi:/usr/lib/crt0-efi-x86_64.o" "mtools:mcopy"
+	"gdisk:sgdisk" "qemu-system-x86:qemu-system-x86_64" "ovmf:$OVMF_CODE"
+)
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+ensure_deps() {
+	local missing=() d pkg what
+	for d in "${DEPS[@]}"; do
+		pkg=${d%%:*}; what=${d#*:}
+		if [[ $what == /* ]]; then [[ -e $what ]] || missing+=("$pkg")
+		else command -v "$what" >/dev/null 2>&1 || missing+=("$pkg"); fi
+	done
+	((${#missing[@]} == 0)) && return 0
+	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+		echo "run.sh: installing ${missing[*]}" >&2
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 ||
+			die "apt-get install failed for: ${missing[*]}"
+	else
+		die "missing packages; run as root: apt-get install -y ${missing[*]}"
+	fi
+}
+
+build() {
+	make -s -j"$(nproc)" all >&2 || { echo "run.sh: build failed" >&2; exit 2; }
+}
+
+usage() {
+	sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+}
+
+cmd_qemu() {
+	local smp=1 cpu=qemu64 mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log
+	local com2="" keep_image="" opts=()
+	while (($#)); do
+		case $1 in
+		--smp) smp=${2:?--smp needs N}; shift ;;
+		--cpu) cpu=${2:?--cpu needs a model}; shift ;;
+		--mem) mem=${2:?--mem needs MB}; shift ;;
+		--icount) icount=1 ;;
+		--kvm) kvm=1 ;;
+		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
+		--log) log=${2:?--log needs a file}; shift ;;
+		--com2) com2=${2:?--com2 needs a file}; shift ;;
+		--keep-image) keep_image=${2:?--keep-image needs a file}; shift ;;
+		--) shift; opts=("$@"); break ;;
+		-h|--help) usage ;;
+		*) die "unknown argument '$1' (see ./run.sh --help)" ;;
+		esac
+		shift
+	done
+	[[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp $smp: not a positive number"
+	[[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem $mem: not a positive number of MB"
+	[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout $timeout: not a positive number of seconds"
+
+	ensure_deps
+	build
+
+	local tmp; tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmuboot.XXXXXX") || die "mktemp failed"
+	trap 'rm -rf "$tmp"' EXIT
+	cp --sparse=always build/pmuboot.img "$tmp/disk.img"
+	cp "$OVMF_VARS" "$tmp/vars.fd"
+	{
+		echo "# written by run.sh for this run"
+		if ((icount)); then echo "icount"; fi
+		for o in "${opts[@]}"; do printf '%s\n' "$o"; done
+	} >"$tmp/pmuboot.cfg"
+	mcopy -o -i "$tmp/disk.img@@$ESP_OFFSET" "$tmp/pmuboot.cfg" "$CFG_PATH" ||
+		die "could not write pmuboot.cfg into the image"
+
+	local qemu=(qemu-system-x86_64 -M q35 -m "$mem" -smp "$smp" -nodefaults -display none
+		-no-reboot -monitor none -net none
+		-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
+		-drive "if=pflash,format=raw,file=$tmp/vars.fd"
+		-drive "format=raw,file=$tmp/disk.img"
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		-serial stdio)
+	if [[ -n $com2 ]]; then qemu+=(-serial "file:$com2"); fi
+	if ((kvm)); then
+		[[ -r /dev/kvm && -w /dev/kvm ]] || die "--kvm: /dev/kvm is not usable here"
+		qemu+=(-accel kvm -cpu host)
+	else
+		qemu+=(-accel tcg -cpu "$cpu")
+		if ((icount)); then qemu+=(-icount shift=0,sleep=off); fi
+	fi
+
+	mkdir -p "$(dirname "$log")"
+	echo "run.sh: ${qemu[*]}" >&2
+	# Serial goes to the log as it is, and to the terminal without the firmware's terminal
+	# escape sequences.
+	timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$tmp/qemu.err" |
+		tee "$log" | sed -u 's/\x1b\[[0-9;=?]*[A-Za-z]//g; s/\r$//'
+	local rc=${PIPESTATUS[0]}
+	if [[ -n $keep_image ]]; then cp --sparse=always "$tmp/disk.img" "$keep_image"; fi
+	if [[ -s $tmp/qemu.err ]]; then grep -v "TCG doesn't support requested feature" "$tmp/qemu.err" >&2; fi
+
+	local summary
+	summary=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | tail -n 1)
+	case $rc in
+	33)
+		if [[ $summary =~ ^[0-9]+\ passed,\ 0\ failed ]]; then
+			echo "run.sh: PASS ($summary)"; exit 0
+		fi
+		echo "run.sh: FAIL: the firmware reported success but the log has no clean summary" \
+			"('${summary:-none}')"; exit 3 ;;
+	35) echo "run.sh: FAIL: checks failed (${summary:-no summary})"; exit 1 ;;
+	37) echo "run.sh: FAIL: the firmware rejected its options (see the '# error:' line)"; exit 2 ;;
+	39) echo "run.sh: FAIL: fatal fault (register dump above)"; exit 3 ;;
+	124|137) echo "run.sh: FAIL: timeout after ${timeout} s (QEMU stopped)"; exit 4 ;;
+	*) echo "run.sh: FAIL: QEMU exited with status $rc without a pmuboot verdict" \
+		"(triple fault, reset or no isa-debug-exit?)"; exit 3 ;;
+	esac
+}
+
+case ${1:-} in
+qemu) shift; cmd_qemu "$@" ;;
+image) shift; ensure_deps; make -s image && echo "run.sh: built build/pmuboot.img" ;;
+-h|--help|"") usage ;;
+*) die "unknown command '$1' (qemu or image)" ;;
+esac

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Checks that fail, hang or fault on purpose, to prove the runner reports each correctly.
+ * They are manual: selected only by tests=selftest.* (the QEMU boot tests do that). */
+#include "arch/x86/io.h"
+#include "tests/checks.h"
+
+enum check_status check_selftest_fail(struct check_ctx *c)
+{
+	return check_fail(c, "measured=1 expected=2 (fails by design)");
+}
+
+enum check_status check_selftest_hang(struct check_ctx *c)
+{
+	(void)c;
+	for (;;)
+		cpu_relax();
+}
+
+enum check_status check_selftest_fault(struct check_ctx *c)
+{
+	(void)c;
+	asm volatile("ud2" ::: "memory");	/* no probe: this must be fatal */
+	return check_fail(c, "measured=ud2 did not fault expected=fatal #UD");
+}

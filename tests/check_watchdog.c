@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The watchdog stops a deliberately stuck loop and the run continues. */
+#include "arch/x86/io.h"
+#include "arch/x86/watchdog.h"
+#include "boot/platform.h"
+#include "tests/checks.h"
+
+#define STUCK_LIMIT_US		50000ULL
+/* Upper bound on how late the timer may fire: generous for emulators (TCG delivers
+ * interrupts at translation-block boundaries, and -icount runs slower). */
+#define STUCK_SLACK_US		2000000ULL
+
+static void spin_forever(void *arg)
+{
+	volatile unsigned long *n = arg;
+
+	for (;;) {
+		(*n)++;
+		cpu_relax();
+	}
+}
+
+enum check_status check_watchdog_stuck_loop(struct check_ctx *c)
+{
+	volatile unsigned long spins = 0;
+	uint64_t elapsed = 0;
+	enum guard_result r;
+
+	if (!watchdog_usable())
+		return check_skip(c, "%s", plat.watchdog_note);
+	r = guard_call(spin_forever, (void *)&spins, STUCK_LIMIT_US, &elapsed);
+	if (r != GUARD_TIMEOUT)
+		return check_fail(c, "measured=returned expected=timeout");
+	if (elapsed < STUCK_LIMIT_US || elapsed > STUCK_LIMIT_US + STUCK_SLACK_US)
+		return check_fail(c, "measured=%llu us expected=%llu..%llu us",
+				  (unsigned long long)elapsed, STUCK_LIMIT_US,
+				  STUCK_LIMIT_US + STUCK_SLACK_US);
+	if (spins == 0)
+		return check_fail(c, "measured=loop never ran expected=spinning until stopped");
+	return check_pass(c, "measured=stopped after %llu us expected=%llu..%llu us spins=%lu",
+			  (unsigned long long)elapsed, STUCK_LIMIT_US, STUCK_LIMIT_US + STUCK_SLACK_US,
+			  (unsigned long)spins);
+}

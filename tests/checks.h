@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Every check's entry point; the order of the suite is tests/suite.c. */
+#ifndef TESTS_CHECKS_H
+#define TESTS_CHECKS_H
+
+#include "tests/runner.h"
+
+/* tests/check_cpu.c */
+enum check_status check_cpuid_sanity(struct check_ctx *c);
+/* tests/check_fault.c */
+enum check_status check_fault_ud(struct check_ctx *c);
+enum check_status check_fault_gp_noncanonical(struct check_ctx *c);
+enum check_status check_fault_gp_msr_reserved(struct check_ctx *c);
+enum check_status check_fault_rdpmc_invalid(struct check_ctx *c);
+/* tests/check_apic.c */
+enum check_status check_apic_self_ipi(struct check_ctx *c);
+/* tests/check_watchdog.c */
+enum check_status check_watchdog_stuck_loop(struct check_ctx *c);
+/* tests/check_icount.c */
+enum check_status check_icount_loop_delta(struct check_ctx *c);
+enum check_status check_icount_repeatable(struct check_ctx *c);
+enum check_status check_icount_frame_overhead(struct check_ctx *c);
+/* tests/check_pmu.c */
+enum check_status check_pmu_arch_version(struct check_ctx *c);
+enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c);
+/* tests/check_selftest.c: fail, hang or fault by design; manual */
+enum check_status check_selftest_fail(struct check_ctx *c);
+enum check_status check_selftest_hang(struct check_ctx *c);
+enum check_status check_selftest_fault(struct check_ctx *c);
+/* tests/check_system.c */
+enum check_status check_system_unexpected_interrupts(struct check_ctx *c);
+
+#endif /* TESTS_CHECKS_H */

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/* Check runner: selection, plan, watchdog-guarded execution, TAP lines, fatal-fault report. */
+#include "tests/runner.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/watchdog.h"
+#include "boot/console.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "tests/tap.h"
+
+#define DIAG_BUF_LEN	2048
+
+static struct tap tap;
+static struct check_ctx *current;
+static char diag_buf[DIAG_BUF_LEN];
+static size_t diag_len;
+
+static enum check_status record(struct check_ctx *c, enum check_status st, const char *fmt, va_list ap)
+{
+	fmt_vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	c->status = st;
+	return st;
+}
+
+enum check_status check_pass(struct check_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, CHECK_PASS, fmt, ap);
+	va_end(ap);
+	return CHECK_PASS;
+}
+
+enum check_status check_fail(struct check_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, CHECK_FAIL, fmt, ap);
+	va_end(ap);
+	return CHECK_FAIL;
+}
+
+enum check_status check_skip(struct check_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, CHECK_SKIP, fmt, ap);
+	va_end(ap);
+	return CHECK_SKIP;
+}
+
+enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
+				  const char *note)
+{
+	enum check_status st = measured == expected ? CHECK_PASS : CHECK_FAIL;
+
+	fmt_snprintf(c->detail, sizeof(c->detail), "measured=%llu expected=%llu%s%s",
+		     (unsigned long long)measured, (unsigned long long)expected,
+		     note && *note ? " " : "", note ? note : "");
+	c->status = st;
+	return st;
+}
+
+void check_diag(struct check_ctx *c, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	(void)c;
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (diag_len + (size_t)n + 2 < sizeof(diag_buf)) {
+		memcpy(diag_buf + diag_len, line, (size_t)n);
+		diag_len += (size_t)n;
+		diag_buf[diag_len++] = '\n';
+		diag_buf[diag_len] = '\0';
+	}
+}
+
+static void flush_diags(void)
+{
+	if (diag_len) {
+		if (diag_buf[diag_len - 1] == '\n')
+			diag_buf[diag_len - 1] = '\0';
+		tap_diag(&tap, diag_buf);
+	}
+	diag_len = 0;
+	diag_buf[0] = '\0';
+}
+
+static bool group_named(const char *glob, const char *name)
+{
+	const char *dot = str_chr(name, '.');
+	size_t glen = dot ? (size_t)(dot - name) : str_len(name);
+
+	return !str_ncmp(glob, name, glen) && glob[glen] == '.';
+}
+
+bool runner_selected(const struct options *o, const struct check *ck)
+{
+	bool manual = ck->flags & CHECK_MANUAL;
+
+	if (o->ntests == 0)
+		return !manual;
+	for (unsigned i = 0; i < o->ntests; i++) {
+		if (!glob_match(o->tests[i], ck->name))
+			continue;
+		if (!manual || group_named(o->tests[i], ck->name))
+			return true;
+	}
+	return false;
+}
+
+int runner_validate_globs(const struct options *o, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < o->ntests; i++) {
+		bool hit = false;
+
+		for (size_t k = 0; k < suite_count && !hit; k++)
+			hit = glob_match(o->tests[i], suite_checks[k].name);
+		if (!hit) {
+			fmt_snprintf(err, errlen, "tests=%s: matches no check (option `list` shows them)",
+				     o->tests[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void runner_list(void)
+{
+	con_printf("# %u checks (manual ones run only when tests= names their group):\n",
+		   (unsigned)suite_count);
+	for (size_t k = 0; k < suite_count; k++) {
+		const struct check *ck = &suite_checks[k];
+
+		con_printf("%-32s %s%s\n", ck->name, ck->flags & CHECK_MANUAL ? "[manual] " : "",
+			   ck->desc);
+	}
+}
+
+static void tap_out(void *ctx, const char *line)
+{
+	(void)ctx;
+	con_write(line);
+}
+
+static void run_one(void *arg)
+{
+	struct check_ctx *c = arg;
+
+	c->status = c->check->run(c);
+}
+
+static unsigned instances_of(const struct check *ck)
+{
+	return ck->instances ? ck->instances() : 1;
+}
+
+enum run_status runner_run(const struct options *o)
+{
+	unsigned planned = 0;
+
+	for (size_t k = 0; k < suite_count; k++)
+		if (runner_selected(o, &suite_checks[k]))
+			planned += instances_of(&suite_checks[k]);
+
+	tap_init(&tap, tap_out, NULL);
+	tap_version(&tap);
+	tap_plan(&tap, planned);
+
+	for (size_t k = 0; k < suite_count; k++) {
+		const struct check *ck = &suite_checks[k];
+		unsigned n;
+
+		if (!runner_selected(o, ck))
+			continue;
+		n = instances_of(ck);
+		for (unsigned i = 0; i < n; i++) {
+			struct check_ctx ctx;
+			uint32_t limit_ms = ck->timeout_ms ? ck->timeout_ms : o->watchdog_ms;
+			uint64_t elapsed_us = 0;
+			enum guard_result g;
+
+			memset(&ctx, 0, sizeof(ctx));
+			ctx.check = ck;
+			ctx.instance = i;
+			str_lcpy(ctx.name, ck->name, sizeof(ctx.name));
+			if (ck->instance_name) {
+				char suffix[40];
+
+				ck->instance_name(i, suffix, sizeof(suffix));
+				str_lcat(ctx.name, ".", sizeof(ctx.name));
+				str_lcat(ctx.name, suffix, sizeof(ctx.name));
+			}
+			ctx.status = CHECK_FAIL;
+			str_lcpy(ctx.detail, "check returned no result", sizeof(ctx.detail));
+			current = &ctx;
+			diag_len = 0;
+			g = guard_call(run_one, &ctx, (uint64_t)limit_ms * 1000, &elapsed_us);
+			current = NULL;
+			if (g == GUARD_TIMEOUT) {
+				fmt_snprintf(ctx.detail, sizeof(ctx.detail),
+					     "timeout: the watchdog stopped the check after %llu ms (limit %u ms)",
+					     (unsigned long long)(elapsed_us / 1000), limit_ms);
+				ctx.status = CHECK_FAIL;
+			}
+			if (ctx.status == CHECK_SKIP)
+				tap_skip(&tap, ctx.name, ctx.detail);
+			else
+				tap_result(&tap, ctx.status == CHECK_PASS, ctx.name, ctx.detail);
+			flush_diags();
+		}
+	}
+	return tap_summary(&tap) ? RUN_FAIL : RUN_PASS;
+}
+
+static void diag_line(const char *line)
+{
+	con_printf("# %s\n", line);
+}
+
+void runner_fatal(const struct trap_frame *f)
+{
+	char why[160];
+
+	if (!tap.out)		/* a fault before the first check: start the TAP stream here */
+		tap_init(&tap, tap_out, NULL);
+	fmt_snprintf(why, sizeof(why), "fatal: unexpected exception %s (vector %lu) at RIP 0x%lx",
+		     trap_name((unsigned)f->vector), (unsigned long)f->vector, (unsigned long)f->rip);
+	if (current) {
+		tap_result(&tap, 0, current->name, why);
+		current = NULL;
+	} else {
+		con_printf("# %s\n", why);
+	}
+	trap_dump(f, diag_line);
+	tap_bail(&tap, "unexpected exception; the run cannot continue");
+	tap_summary(&tap);
+	platform_exit(RUN_FATAL);
+}

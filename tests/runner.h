@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* Check registry, selection by glob, guarded execution under the watchdog, TAP reporting. */
+#ifndef TESTS_RUNNER_H
+#define TESTS_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "boot/options.h"
+#include "boot/platform.h"
+#include "arch/x86/trap.h"
+
+enum check_status {
+	CHECK_PASS = 0,
+	CHECK_FAIL,
+	CHECK_SKIP,
+};
+
+#define CHECK_DETAIL_LEN	320
+
+/* What a running check fills in. */
+struct check_ctx {
+	const struct check *check;
+	unsigned instance;		/* for checks with several instances */
+	char name[80];			/* full name of this instance */
+	char detail[CHECK_DETAIL_LEN];	/* "measured=... expected=..." or the skip reason */
+	enum check_status status;
+};
+
+/* Flags */
+#define CHECK_MANUAL	(1U << 0)	/* runs only when a tests= glob names its group
+					 * literally (selftests that fail or hang by design) */
+
+struct check {
+	const char *name;		/* "group.name" */
+	const char *desc;		/* one line, shown by `list` */
+	enum check_status (*run)(struct check_ctx *c);
+	unsigned flags;
+	uint32_t timeout_ms;		/* 0: the watchdog= option */
+	/* Optional: a check run once per instance (e.g. per counter); names get a suffix. */
+	unsigned (*instances)(void);
+	void (*instance_name)(unsigned i, char *buf, size_t len);
+};
+
+/* Result helpers: each records a detail and returns the status to return from run(). */
+enum check_status check_pass(struct check_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+enum check_status check_fail(struct check_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+enum check_status check_skip(struct check_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Pass when measured == expected; detail "measured=M expected=E" plus an optional note. */
+enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
+				  const char *note);
+/* Extra diagnostic lines printed under the result. */
+void check_diag(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The suite (tests/suite.c). */
+extern const struct check suite_checks[];
+extern const size_t suite_count;
+
+/*
+ * Whether check `ck` is selected by the globs in o (none: every non-manual check). A
+ * manual check is selected only by a glob that starts with its group name and a dot.
+ */
+bool runner_selected(const struct options *o, const struct check *ck);
+/* Fails (-1, err names the glob) when a tests= glob matches no check. */
+int runner_validate_globs(const struct options *o, char *err, size_t errlen);
+
+/* Prints every check's name, flags and description. */
+void runner_list(void);
+
+/* Runs the selected checks, printing TAP; returns RUN_PASS or RUN_FAIL. */
+enum run_status runner_run(const struct options *o);
+
+/* Output path for the fatal-fault report: installed by runner_run. */
+void runner_fatal(const struct trap_frame *f) __attribute__((noreturn));
+
+#endif /* TESTS_RUNNER_H */
