@@ -6,12 +6,19 @@
 #include "lib/string.h"
 
 static con_sink_fn uefi_sink;
+static bool mirrored;
 static char *cap_buf;
 static size_t cap_size, cap_len, cap_dropped;
 
-void con_set_uefi_sink(con_sink_fn fn)
+void con_set_uefi_sink(con_sink_fn fn, bool serial_mirrored)
 {
 	uefi_sink = fn;
+	mirrored = fn && serial_mirrored;
+}
+
+bool con_serial_direct(void)
+{
+	return !mirrored;
 }
 
 void con_capture(char *buf, size_t size)
@@ -35,7 +42,8 @@ void con_write(const char *s)
 {
 	size_t n = str_len(s);
 
-	serial_write(s, n);
+	if (!mirrored)
+		serial_write(s, n);
 	if (uefi_sink)
 		uefi_sink(s);
 	if (cap_buf) {

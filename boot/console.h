@@ -4,12 +4,20 @@
 #ifndef BOOT_CONSOLE_H
 #define BOOT_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Where the text also goes: a function taking one NUL-terminated chunk. */
 typedef void (*con_sink_fn)(const char *s);
 
-void con_set_uefi_sink(con_sink_fn fn);
+/*
+ * Also sends output to fn (the UEFI console). When that console already reaches a serial
+ * port (serial_mirrored: firmware console redirection), pmuboot stops writing the UART
+ * itself, so no line appears twice on a serial log.
+ */
+void con_set_uefi_sink(con_sink_fn fn, bool serial_mirrored);
+/* Whether the UART is written directly (false while a mirrored UEFI console carries it). */
+bool con_serial_direct(void);
 /* Keeps a copy of everything written (up to size bytes; the rest is counted as dropped). */
 void con_capture(char *buf, size_t size);
 size_t con_captured(void);

@@ -88,7 +88,9 @@ static void print_header(void)
 		   "(CPUID.0AH EAX=0x%x EBX=0x%x EDX=0x%x)\n", pmu.version, pmu.num_gp,
 		   pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu.eax, pmu.ebx, pmu.edx);
 	if (plat.boot_services_kept)
-		con_printf("# mode: boot services kept (results also on the UEFI console and in %s)\n",
+		con_printf("# mode: boot services kept; results on the UEFI console%s and in %s\n",
+			   con_serial_direct() ? " and the UART" :
+			   " (it reaches a serial port: the UART is not written directly)",
 			   RESULTS_FILE_NAME);
 	else
 		con_printf("# mode: boot services exited after %u attempt(s); pmuboot owns GDT, IDT, "
@@ -252,7 +254,7 @@ static EFI_STATUS run_kept(void)
 	desc_restore_firmware();
 	percpu_restore();
 	uefi_restore_tpl();
-	con_set_uefi_sink(0);
+	con_set_uefi_sink(0, false);
 	if (cap) {
 		size_t n = con_captured();
 
@@ -265,7 +267,7 @@ static EFI_STATUS run_kept(void)
 
 static EFI_STATUS run_exited(void)
 {
-	con_set_uefi_sink(0);	/* the UEFI console is gone once boot services are */
+	con_set_uefi_sink(0, false);	/* the UEFI console is gone with boot services */
 	if (uefi_exit_boot_services(&plat.ebs_attempts)) {
 		con_printf("# error: ExitBootServices failed after %u attempt(s)\n", plat.ebs_attempts);
 		con_printf("Bail out! could not take the machine from the firmware\n");
@@ -292,7 +294,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	plat.boot_services_kept = plat.opt.boot_services == BOOT_SERVICES_KEEP;
 	if (!serial_init(plat.opt.serial_port, plat.opt.serial_baud) || plat.boot_services_kept ||
 	    uefi_started_from_shell())
-		con_set_uefi_sink(uefi_console_write);
+		con_set_uefi_sink(uefi_console_write, uefi_console_has_serial());
 	cpu_info_read(&plat.cpu);
 	plat.debug_exit = detect_debug_exit();
 	acpi_parse(&plat.acpi, uefi_find_rsdp());

@@ -318,6 +318,31 @@ int uefi_exit_boot_services(unsigned *attempts)
 	return -1;
 }
 
+bool uefi_console_has_serial(void)
+{
+	static UINT8 buf[2048];
+	UINTN size = sizeof(buf);
+	UINT32 attr;
+	EFI_GUID global = EFI_GLOBAL_VARIABLE;
+	EFI_DEVICE_PATH *dp;
+	UINT8 *end;
+
+	if (EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, L"ConOut", &global, &attr, &size, buf)))
+		return false;
+	/* A multi-instance device path: walk every node of every instance. */
+	end = buf + size;
+	for (dp = (EFI_DEVICE_PATH *)buf; (UINT8 *)dp + 4 <= end; dp = NextDevicePathNode(dp)) {
+		if (DevicePathNodeLength(dp) < 4)
+			break;
+		if (DevicePathType(dp) == MESSAGING_DEVICE_PATH && DevicePathSubType(dp) == MSG_UART_DP)
+			return true;
+		if (DevicePathType(dp) == END_DEVICE_PATH_TYPE &&
+		    DevicePathSubType(dp) == END_ENTIRE_DEVICE_PATH_SUBTYPE)
+			break;
+	}
+	return false;
+}
+
 void uefi_console_write(const char *s)
 {
 	CHAR16 buf[256];

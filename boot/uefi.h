@@ -49,6 +49,8 @@ uint64_t uefi_find_rsdp(void);
  * 7.4: only GetMemoryMap may be called between attempts). Returns 0 or -1. */
 int uefi_exit_boot_services(unsigned *attempts);
 
+/* Whether the firmware's console output (the ConOut variable) includes a serial UART. */
+bool uefi_console_has_serial(void);
 /* Text to the UEFI console (ASCII, '\n' becomes CR LF). */
 void uefi_console_write(const char *s);
 

@@ -1,0 +1,359 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""QEMU boot tests: boot the real image through ./run.sh and assert on the serial log.
+
+Each case runs ./run.sh qemu with its own log, checks run.sh's exit status and what the
+firmware printed (header, TAP stream parsed with Debian's python3-tap, result lines,
+error messages). Cases run two at a time. Prints one TAP-like line per case and ends with
+'N passed, N failed'. Usage: tests/qemu/boot_tests.py [-k SUBSTRING] [-j JOBS] [-v]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from tap.parser import Parser
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SUMMARY_RE = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$")
+ANSI_RE = re.compile(r"\x1b\[[0-9;=?]*[A-Za-z]")
+ESP = "1048576"  # byte offset of the ESP in build/pmuboot.img (Makefile)
+
+
+class Fail(Exception):
+    pass
+
+
+def expect(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def run(args, workdir, name, timeout=120, com2=False, keep_image=False):
+    """Boots once; returns a dict with rc, log text (CR stripped), com2 text, image path."""
+    log = os.path.join(workdir, name + ".log")
+    cmd = [os.path.join(ROOT, "run.sh"), "qemu", "--log", log, "--timeout", str(timeout)]
+    res = {"log_path": log}
+    if com2:
+        res["com2_path"] = os.path.join(workdir, name + ".com2")
+        cmd += ["--com2", res["com2_path"]]
+    if keep_image:
+        res["image"] = os.path.join(workdir, name + ".img")
+        cmd += ["--keep-image", res["image"]]
+    cmd += args
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, text=True, errors="replace")
+    res["seconds"] = time.monotonic() - t0
+    res["rc"] = p.returncode
+    res["out"] = p.stdout
+    res["log"] = read(log)
+    if com2:
+        res["com2"] = read(res["com2_path"])
+    return res
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except FileNotFoundError:
+        return ""
+    # The firmware's own terminal (OVMF's serial console) adds escape sequences.
+    return ANSI_RE.sub("", text).replace("\r", "")
+
+
+def firmware_text(log):
+    """The firmware's part of a log: from its header line on (OVMF prints before it)."""
+    i = log.find("# pmuboot ")
+    expect(i >= 0, "no '# pmuboot' header line in the log")
+    return log[i:]
+
+
+def parse_tap(text):
+    """Parses the TAP stream strictly; returns (tests, summary tuple, header lines)."""
+    text = firmware_text(text)
+    lines = text.splitlines()
+    expect("TAP version 13" in lines, "no 'TAP version 13' line")
+    start = lines.index("TAP version 13")
+    header = lines[:start]
+    for h in header:
+        expect(h.startswith("# "), "header line is not a '# ' comment: %r" % h)
+    end = None
+    for i in range(start, len(lines)):
+        if SUMMARY_RE.match(lines[i]):
+            end = i
+            break
+    expect(end is not None, "no closing 'N passed, N failed, N skipped' line")
+    tests, plan, bail = [], None, False
+    for line in Parser().parse_text("\n".join(lines[start:end]) + "\n"):
+        cat = line.category
+        if cat == "plan":
+            plan = line.expected_tests
+        elif cat == "test":
+            tests.append(line)
+        elif cat == "bail":
+            bail = True
+        elif cat not in ("version", "diagnostic"):
+            raise Fail("unparseable TAP line: %r" % str(line))
+    expect(plan is not None, "no plan line")
+    if not bail:
+        expect(plan == len(tests), "plan says %d tests, %d reported" % (plan, len(tests)))
+    for i, t in enumerate(tests, 1):
+        expect(t.number == i, "test %d is numbered %s" % (i, t.number))
+        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+$", t.description or ""),
+               "test %d has no group.name: %r" % (i, t.description))
+    passed = sum(1 for t in tests if t.ok and not t.skip)
+    failed = sum(1 for t in tests if not t.ok)
+    skipped = sum(1 for t in tests if t.skip)
+    summary = tuple(int(x) for x in SUMMARY_RE.match(lines[end]).groups())
+    expect(summary == (passed, failed, skipped),
+           "closing line %r disagrees with the results (%d passed, %d failed, %d skipped)"
+           % (lines[end], passed, failed, skipped))
+    return tests, summary, header, text
+
+
+def result_line(text, name):
+    m = re.search(r"^(ok|not ok) \d+ %s( .*)?$" % re.escape(name), text, re.M)
+    expect(m, "no result line for %s" % name)
+    return m.group(0)
+
+
+def header_value(header, key):
+    for h in header:
+        if h.startswith("# %s: " % key):
+            return h[len(key) + 4:]
+    raise Fail("header has no '# %s:' line" % key)
+
+
+# ---------------------------------------------------------------- cases
+
+def clean_run(r, what="run"):
+    expect(r["rc"] == 0, "%s: run.sh exited %d, want 0\n%s" % (what, r["rc"], r["out"][-3000:]))
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(summary[1] == 0, "%s: %d checks failed" % (what, summary[1]))
+    return tests, summary, header, text
+
+
+def case_default(wd):
+    r = run([], wd, "default")
+    tests, summary, header, text = clean_run(r)
+    for key in ("cpu", "hypervisor", "tsc", "apic", "acpi", "memory", "pmu", "mode",
+                "watchdog", "options", "exit"):
+        header_value(header, key)
+    names = {t.description for t in tests}
+    for must in ("cpuid.sanity", "fault.ud", "fault.gp_noncanonical", "fault.gp_msr_reserved",
+                 "fault.rdpmc_invalid", "apic.self_ipi", "watchdog.stuck_loop",
+                 "system.unexpected_interrupts"):
+        expect(must in names, "default run lacks %s" % must)
+        expect(re.search(r"# measured=\S", result_line(text, must)),
+               "%s reports no measured value" % must)
+    expect(not any(n.startswith("selftest.") for n in names), "manual selftests ran by default")
+    line = result_line(text, "pmu.arch_version")
+    expect("# SKIP no architectural PMU: CPUID.0AH:EAX[7:0]=0" in line,
+           "pmu.arch_version does not skip with the reason: %r" % line)
+    expect("isa-debug-exit" in header_value(header, "exit"), "isa-debug-exit not detected")
+    return "%s in %.1f s" % (summary, r["seconds"])
+
+
+def case_icount(wd):
+    r = run(["--icount"], wd, "icount", timeout=180)
+    tests, summary, header, text = clean_run(r)
+    line = result_line(text, "icount.loop_delta")
+    m = re.search(r"measured=(\d+) expected=(\d+) N=(\d+) count\(N\)=(\d+) frame_overhead=(-?\d+)", line)
+    expect(m, "icount.loop_delta line not understood: %r" % line)
+    measured, expected, n, count_n, over = (int(x) for x in m.groups())
+    expect(line.startswith("ok ") and measured == expected == 4 * n,
+           "count(2N)-count(N) not exactly 4N: %r" % line)
+    expect(count_n == 4 * n + 2 + over, "count(N) inconsistent with the model: %r" % line)
+    for name in ("icount.repeatable", "icount.frame_overhead"):
+        expect(result_line(text, name).startswith("ok "), "%s did not pass" % name)
+    mhz = float(re.match(r"([\d.]+) MHz", header_value(header, "tsc")).group(1))
+    expect(abs(mhz - 1000.0) < 0.1,
+           "under -icount shift=0 the TSC should run at 1 GHz: %s" % header_value(header, "tsc"))
+    return "overhead %d instructions, %.1f s" % (over, r["seconds"])
+
+
+def bad_option(opt, message):
+    def case(wd):
+        r = run(["--", opt], wd, "bad_" + re.sub(r"\W", "_", opt))
+        expect(r["rc"] == 2, "run.sh exited %d, want 2 (bad options)" % r["rc"])
+        text = firmware_text(r["log"])
+        expect(re.search(r"^# error: (pmuboot.cfg line \d+: )?%s" % re.escape(message), text, re.M),
+               "no '# error: %s' in the log:\n%s" % (message, text))
+        expect("Bail out!" in text, "no 'Bail out!' line")
+        expect(not re.search(r"^(ok|not ok) \d", text, re.M), "checks ran despite bad options")
+        return message
+    return case
+
+
+def case_force_pmu(wd):
+    r = run(["--", "force-pmu", "tests=pmu.*"], wd, "force_pmu")
+    expect(r["rc"] == 1, "force-pmu without a PMU must fail the run: rc %d" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(len(tests) >= 2 and all(not t.ok for t in tests),
+           "every pmu.* check must fail under force-pmu: %s" % (summary,))
+    return "%d counter checks failed as they must" % summary[1]
+
+
+def case_selftest_fail(wd):
+    r = run(["--", "tests=selftest.fail,cpuid.*"], wd, "selftest_fail")
+    expect(r["rc"] == 1, "a failing check must fail the run: rc %d" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(summary == (1, 1, 0), "want 1 passed 1 failed, got %s" % (summary,))
+    expect("measured=1 expected=2" in result_line(text, "selftest.fail"), "no measured/expected")
+    return "ok"
+
+
+def case_selftest_hang(wd):
+    r = run(["--", "tests=selftest.hang,system.*"], wd, "selftest_hang")
+    expect(r["rc"] == 1, "a hung check must fail the run: rc %d" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    line = result_line(text, "selftest.hang")
+    m = re.search(r"^not ok \d+ selftest.hang # timeout: the watchdog stopped the check after (\d+) ms \(limit 200 ms\)", line)
+    expect(m, "hang not reported as a watchdog timeout: %r" % line)
+    expect(200 <= int(m.group(1)) < 5000, "stopped after %s ms, limit 200" % m.group(1))
+    expect(result_line(text, "system.unexpected_interrupts").startswith("ok "),
+           "the run did not go on cleanly after the hang")
+    return line.split("# ")[1]
+
+
+def case_selftest_fault(wd):
+    r = run(["--", "tests=selftest.fault"], wd, "selftest_fault")
+    expect(r["rc"] == 3, "an unexpected fault must end the run as fatal: rc %d" % r["rc"])
+    text = firmware_text(r["log"])
+    expect(re.search(r"^not ok 1 selftest.fault # fatal: unexpected exception #UD invalid opcode \(vector 6\) at RIP 0x[0-9a-f]+$", text, re.M),
+           "no fatal result line:\n" + text)
+    for reg in ("RIP ", "RSP ", "rax ", "r15 ", "CR0 ", "error code"):
+        expect(re.search(r"^# .*%s" % reg, text, re.M), "register dump lacks %r" % reg)
+    expect("Bail out!" in text, "no Bail out! line")
+    parse_tap(r["log"])
+    return "ok"
+
+
+def case_list(wd):
+    r = run(["--", "list"], wd, "list")
+    expect(r["rc"] == 0, "list: rc %d" % r["rc"])
+    text = firmware_text(r["log"])
+    names = re.findall(r"^([a-z0-9_]+\.[a-z0-9_]+) ", text, re.M)
+    for must in ("cpuid.sanity", "selftest.hang", "icount.loop_delta", "system.unexpected_interrupts"):
+        expect(must in names, "list lacks %s" % must)
+    expect(not re.search(r"^(ok|not ok) \d", text, re.M), "list ran checks")
+    return "%d checks listed" % len(names)
+
+
+def boot_variant(args, header_check=None):
+    def case(wd):
+        r = run(args, wd, "variant_" + re.sub(r"\W+", "_", " ".join(args)))
+        tests, summary, header, text = clean_run(r, " ".join(args))
+        if header_check:
+            header_check(header)
+        return "%s in %.1f s" % (summary, r["seconds"])
+    return case
+
+
+def want_header(key, pattern):
+    def check(header):
+        v = header_value(header, key)
+        expect(re.search(pattern, v), "header %s: %r does not match %r" % (key, v, pattern))
+    return check
+
+
+def case_options_echo(wd):
+    r = run(["--", "reps=3", "size=8M", "watchdog=5000", "tests=cpuid.*,fault.*"], wd, "options_echo")
+    tests, summary, header, text = clean_run(r)
+    opts = header_value(header, "options")
+    for o in ("tests=cpuid.*,fault.*", "reps=3", "size=8M", "watchdog=5000"):
+        expect(o in opts, "effective options %r lack %s" % (opts, o))
+    expect("buffer 8 MiB" in header_value(header, "memory"), "size=8M not honoured")
+    expect(all(t.description.startswith(("cpuid.", "fault.")) for t in tests), "tests= not honoured")
+    return opts
+
+
+def case_keep(wd):
+    r = run(["--", "boot-services=keep", "on-exit=shutdown", "serial=0x2F8", "tests=cpuid.*,fault.*,apic.*"],
+            wd, "keep", com2=True, keep_image=True)
+    expect(r["rc"] == 0, "keep mode: rc %d\n%s" % (r["rc"], r["out"][-2000:]))
+    # OVMF's console reaches both serial ports: pmuboot must notice and not write the UART
+    # itself as well, or every line would appear twice.
+    for port, log in (("COM1", r["log"]), ("COM2", r["com2"])):
+        tests, summary, header, text = parse_tap(log)
+        expect(summary[1] == 0 and summary[0] >= 5, "keep mode results on %s: %s" % (port, summary))
+    expect("boot services kept" in header_value(header, "mode"), "mode line does not say kept")
+    # The results file on the ESP holds the same text.
+    out = os.path.join(wd, "keep.results")
+    subprocess.run(["mcopy", "-o", "-i", r["image"] + "@@" + ESP, "::/EFI/BOOT/pmuboot.log", out],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    results = read(out)
+    expect(parse_tap(results)[1] == summary, "results file summary differs")
+    expect(results.strip() == firmware_text(r["com2"]).strip(),
+           "results file differs from the serial output")
+    return "%s; results file matches serial" % (summary,)
+
+
+CASES = [
+    ("default run: header, parseable TAP, no failure", case_default),
+    ("icount: count(2N)-count(N)=4N exactly", case_icount),
+    ("bad option: unknown", bad_option("frobnicate=1", "frobnicate=1: unknown option")),
+    ("bad option: malformed number", bad_option("reps=12x", "reps=12x:")),
+    ("bad option: out of range", bad_option("reps=0", "reps=0: out of range")),
+    ("bad option: glob matching nothing", bad_option("tests=nosuch.*", "tests=nosuch.*: matches no check")),
+    ("bad option: size suffix", bad_option("size=5X", "size=5X:")),
+    ("force-pmu without a PMU fails the counter checks", case_force_pmu),
+    ("a failing check fails the run", case_selftest_fail),
+    ("watchdog reports a hung check and the run goes on", case_selftest_hang),
+    ("an unexpected fault ends the run with a register dump", case_selftest_fault),
+    ("list prints every check", case_list),
+    ("effective options are echoed and honoured", case_options_echo),
+    ("-smp 2", boot_variant(["--smp", "2"], want_header("acpi", r"\b2 CPUs in MADT"))),
+    ("-m 128", boot_variant(["--mem", "128"], want_header("memory", r"usable"))),
+    ("-cpu qemu64", boot_variant(["--cpu", "qemu64"], want_header("cpu", r"AuthenticAMD"))),
+    ("-cpu Skylake-Client", boot_variant(["--cpu", "Skylake-Client"], want_header("cpu", r"GenuineIntel.*family 0x6 model 0x5e"))),
+    ("-cpu EPYC", boot_variant(["--cpu", "EPYC"], want_header("cpu", r"AuthenticAMD.*family 0x17"))),
+    ("boot-services=keep: console, serial and results file", case_keep),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-k", default="", help="run only cases whose title contains this")
+    ap.add_argument("-j", type=int, default=2, help="parallel boots (default 2)")
+    ap.add_argument("-v", action="store_true", help="print run.sh output of failing cases")
+    a = ap.parse_args()
+    cases = [(t, f) for t, f in CASES if a.k in t]
+    subprocess.run(["make", "-s", "all"], cwd=ROOT, check=True)
+    wd = tempfile.mkdtemp(prefix="pmuboot-boot-tests.")
+
+    def one(case):
+        title, fn = case
+        try:
+            return title, True, fn(wd)
+        except Fail as e:
+            return title, False, str(e)
+        except Exception as e:  # a bug in the test itself is a failure too
+            return title, False, "%s: %s" % (type(e).__name__, e)
+
+    passed = failed = 0
+    print("TAP version 13")
+    print("1..%d" % len(cases))
+    with ThreadPoolExecutor(max_workers=a.j) as ex:
+        for i, (title, ok, info) in enumerate(ex.map(one, cases), 1):
+            print("%s %d %s # %s" % ("ok" if ok else "not ok", i, title,
+                                     info.splitlines()[0] if info else ""))
+            if not ok:
+                for l in info.splitlines()[1:40]:
+                    print("#   " + l)
+            sys.stdout.flush()
+            passed += ok
+            failed += not ok
+    print("logs in %s" % wd)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
