@@ -3,7 +3,8 @@
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
 #   ./run.sh qemu [--smp N] [--cpu MODEL] [--mem MB] [--icount] [--kvm] [--timeout S]
-#                 [--log FILE] [--com2 FILE] [--keep-image FILE] [-- OPTION...]
+#                 [--log FILE] [--com2 FILE] [--keep-image FILE] [--shell ARGS]
+#                 [-- OPTION...]
 #   ./run.sh image
 #
 # qemu: writes OPTIONs (pmuboot options, e.g. tests=fault.* reps=5) into the ESP's
@@ -11,6 +12,9 @@
 # the terminal and to the log (default build/serial.log), and exits
 #   0 every check passed or skipped, 1 a check failed, 2 bad options (run.sh's or the
 #   firmware's), 3 a fatal fault or an unclean end, 4 timeout.
+# --shell ARGS starts pmuboot from the UEFI shell instead (startup.nsh runs
+# 'pmuboot.efi ARGS'), so ARGS arrive as load options; the shell's %lasterror% then
+# gives the verdict when pmuboot returns to it.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,7 +61,7 @@ usage() {
 
 cmd_qemu() {
 	local smp=1 cpu=qemu64 mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log
-	local com2="" keep_image="" opts=()
+	local com2="" keep_image="" shell_args="" shell=0 opts=()
 	while (($#)); do
 		case $1 in
 		--smp) smp=${2:?--smp needs N}; shift ;;
@@ -69,6 +73,7 @@ cmd_qemu() {
 		--log) log=${2:?--log needs a file}; shift ;;
 		--com2) com2=${2:?--com2 needs a file}; shift ;;
 		--keep-image) keep_image=${2:?--keep-image needs a file}; shift ;;
+		--shell) shell=1; shell_args=${2?--shell needs arguments (may be empty)}; shift ;;
 		--) shift; opts=("$@"); break ;;
 		-h|--help) usage ;;
 		*) die "unknown argument '$1' (see ./run.sh --help)" ;;
@@ -93,6 +98,14 @@ cmd_qemu() {
 	} >"$tmp/pmuboot.cfg"
 	mcopy -o -i "$tmp/disk.img@@$ESP_OFFSET" "$tmp/pmuboot.cfg" "$CFG_PATH" ||
 		die "could not write pmuboot.cfg into the image"
+	if ((shell)); then
+		# No removable-media boot file: OVMF falls back to its shell, which runs startup.nsh.
+		mren -i "$tmp/disk.img@@$ESP_OFFSET" ::/EFI/BOOT/BOOTX64.EFI ::/EFI/BOOT/pmuboot.efi &&
+		printf '@echo -off\r\nfs0:\r\n\\EFI\\BOOT\\pmuboot.efi %s\r\necho "pmuboot returned %%lasterror%%"\r\nreset -s\r\n' \
+			"$shell_args" >"$tmp/startup.nsh" &&
+		mcopy -o -i "$tmp/disk.img@@$ESP_OFFSET" "$tmp/startup.nsh" ::/startup.nsh ||
+			die "could not prepare the shell boot"
+	fi
 
 	local qemu=(qemu-system-x86_64 -M q35 -m "$mem" -smp "$smp" -nodefaults -display none
 		-no-reboot -monitor none -net none
@@ -120,7 +133,18 @@ cmd_qemu() {
 	if [[ -n $keep_image ]]; then cp --sparse=always "$tmp/disk.img" "$keep_image"; fi
 	if [[ -s $tmp/qemu.err ]]; then grep -v "TCG doesn't support requested feature" "$tmp/qemu.err" >&2; fi
 
-	local summary
+	local summary returned
+	if ((shell)) && ((rc == 0)); then
+		returned=$(tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;=?]*[A-Za-z]//g' |
+			sed -n 's/.*pmuboot returned \(0x[0-9A-Fa-f]*\).*/\1/p' | tail -n 1)
+		case ${returned,,} in
+		0x0) rc=33 ;;				# EFI_SUCCESS
+		0x2|0x8000000000000002) rc=37 ;;	# EFI_INVALID_PARAMETER (the shell drops bit 63)
+		0x15|0x8000000000000015) rc=35 ;;	# EFI_ABORTED
+		*) echo "run.sh: FAIL: pmuboot did not return to the shell with a status" \
+			"('${returned:-none}')"; exit 3 ;;
+		esac
+	fi
 	summary=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | tail -n 1)
 	case $rc in
 	33)

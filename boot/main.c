@@ -62,8 +62,13 @@ static void print_header(void)
 	con_printf("# tsc: %s MHz from %s; PM-timer calibration %s MHz; invariant %s\n",
 		   a, tsc_source_name(tsc.source), b, ci->invariant_tsc ? "yes" : "no");
 	if (apic.present) {
-		fmt_fixed(a, sizeof(a), (int64_t)(apic.timer_hz / 1000), 3);
-		con_printf("# apic: %s id %u base 0x%lx version 0x%x max LVT %u timer %s MHz (div 16)\n",
+		if (apic.timer_hz) {
+			fmt_fixed(b, sizeof(b), (int64_t)(apic.timer_hz / 1000), 3);
+			fmt_snprintf(a, sizeof(a), "%s MHz (div 16)", b);
+		} else {
+			str_lcpy(a, "not used", sizeof(a));
+		}
+		con_printf("# apic: %s id %u base 0x%lx version 0x%x max LVT %u timer %s\n",
 			   apic.x2apic ? "x2APIC" : "xAPIC", apic.id, (unsigned long)apic.base,
 			   APIC_LVR_VERSION(apic.version), APIC_LVR_MAXLVT(apic.version), a);
 	} else {

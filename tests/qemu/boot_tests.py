@@ -295,6 +295,35 @@ def case_keep(wd):
     return "%s; results file matches serial" % (summary,)
 
 
+def case_shell_args(wd):
+    r = run(["--shell", "tests=cpuid.* reps=7", "--", "reps=5", "watchdog=3000"], wd, "shell_args")
+    tests, summary, header, text = clean_run(r, "shell")
+    opts = header_value(header, "options")
+    expect("reps=7" in opts and "tests=cpuid.*" in opts, "load options did not win: %r" % opts)
+    expect("watchdog=3000" in opts, "pmuboot.cfg options not applied: %r" % opts)
+    expect("shell, 2 argument(s)" in header_value(header, "config"), "load options not reported")
+    return opts
+
+
+def case_shell_keep_return(wd):
+    r = run(["--shell", "boot-services=keep tests=fault.*"], wd, "shell_keep")
+    expect(r["rc"] == 0, "keep + return: rc %d\n%s" % (r["rc"], r["out"][-2000:]))
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(summary[1] == 0 and summary[0] == 4, "keep mode from the shell: %s" % (summary,))
+    expect(re.search(r"pmuboot returned 0x0\b", r["log"]), "pmuboot did not return to the shell")
+    return "returned EFI_SUCCESS to the shell"
+
+
+def case_shell_bad_arg(wd):
+    r = run(["--shell", "reps=abc"], wd, "shell_bad")
+    expect(r["rc"] == 2, "bad shell argument: rc %d" % r["rc"])
+    text = firmware_text(r["log"])
+    expect("# error: command line: reps=abc: not a number" in text, "no error line:\n" + text)
+    expect(re.search(r"pmuboot returned 0x(8000000000000002|2)\b", r["log"]),
+           "pmuboot did not return EFI_INVALID_PARAMETER to the shell")
+    return "EFI_INVALID_PARAMETER"
+
+
 CASES = [
     ("default run: header, parseable TAP, no failure", case_default),
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
@@ -315,6 +344,9 @@ CASES = [
     ("-cpu Skylake-Client", boot_variant(["--cpu", "Skylake-Client"], want_header("cpu", r"GenuineIntel.*family 0x6 model 0x5e"))),
     ("-cpu EPYC", boot_variant(["--cpu", "EPYC"], want_header("cpu", r"AuthenticAMD.*family 0x17"))),
     ("boot-services=keep: console, serial and results file", case_keep),
+    ("shell: load options override pmuboot.cfg", case_shell_args),
+    ("shell: boot-services=keep returns to the shell", case_shell_keep_return),
+    ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
 ]
 
 
