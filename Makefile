@@ -70,7 +70,7 @@ $(IMG): $(EFI) boot/pmuboot.cfg Makefile
 
 check: host-test qemu-test
 
--include tests/host/host.mk
+include tests/host/host.mk
 
 qemu-test: $(IMG)
 	/usr/bin/python3 tests/qemu/boot_tests.py

@@ -75,11 +75,8 @@ unsigned tap_result(struct tap *t, int pass, const char *name, const char *detai
 
 	clean(nm, sizeof(nm), name, CLEAN_NAME);
 	clean(dt, sizeof(dt), detail, CLEAN_TEXT);
-	if (dt[0])
-		n = fmt_snprintf(line, sizeof(line), "%s %u %s # %s\n", pass ? "ok" : "not ok", num,
-				 nm, dt);
-	else
-		n = fmt_snprintf(line, sizeof(line), "%s %u %s\n", pass ? "ok" : "not ok", num, nm);
+	n = fmt_snprintf(line, sizeof(line), "%s %u%s%s%s%s\n", pass ? "ok" : "not ok", num,
+			 nm[0] ? " " : "", nm, dt[0] ? " # " : "", dt);
 	if (pass)
 		t->passed++;
 	else
@@ -96,10 +93,8 @@ unsigned tap_skip(struct tap *t, const char *name, const char *reason)
 
 	clean(nm, sizeof(nm), name, CLEAN_NAME);
 	clean(rs, sizeof(rs), reason, CLEAN_TEXT);
-	if (rs[0])
-		n = fmt_snprintf(line, sizeof(line), "ok %u %s # SKIP %s\n", num, nm, rs);
-	else
-		n = fmt_snprintf(line, sizeof(line), "ok %u %s # SKIP\n", num, nm);
+	n = fmt_snprintf(line, sizeof(line), "ok %u%s%s # SKIP%s%s\n", num, nm[0] ? " " : "", nm,
+			 rs[0] ? " " : "", rs);
 	t->skipped++;
 	emit(t, line, n);
 	return num;

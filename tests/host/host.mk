@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# Host unit tests (cmocka) for the pure-logic modules. Included by the top-level Makefile,
+# or run standalone from the repository root: make -f tests/host/host.mk host-test
+
+HOST_MK := $(lastword $(MAKEFILE_LIST))
+# Standalone use (this file is the only makefile read): make host-test the default goal.
+ifeq ($(words $(MAKEFILE_LIST)),1)
+HOST_STANDALONE := 1
+endif
+HOST_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
+
+HOST_CC ?= gcc
+HOST_BUILD ?= build/host
+HOST_LDLIBS ?= -lcmocka
+
+# Use ASan + UBSan when the host toolchain can build *and run* a sanitized program.
+HOST_SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
+ifeq ($(origin HOST_SANITIZE),undefined)
+HOST_SANITIZE := $(shell t=$$(mktemp -d 2>/dev/null) && \
+	printf 'int main(void){return 0;}\n' > $$t/p.c && \
+	$(HOST_CC) $(HOST_SANITIZE_FLAGS) $$t/p.c -o $$t/p >/dev/null 2>&1 && \
+	$$t/p >/dev/null 2>&1 && echo '$(HOST_SANITIZE_FLAGS)'; rm -rf "$$t")
+endif
+
+HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SANITIZE)
+
+HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/x86/cpuid.h \
+	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h
+
+# To add a program: list it here (or in HOST_TESTS before this file is included) and set
+# HOST_MODS_<name> to the module sources it links.
+HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi
+
+# Module sources linked into each test. test_string includes lib/string.c itself (to test
+# the firmware's mem* functions under other names), so it links nothing else.
+HOST_MODS_test_string :=
+HOST_MODS_test_fmt := lib/fmt.c lib/string.c
+HOST_MODS_test_stats := lib/stats.c
+HOST_MODS_test_options := boot/options.c lib/fmt.c lib/string.c
+HOST_MODS_test_tap := tests/tap.c lib/fmt.c lib/string.c
+HOST_MODS_test_cpuid := arch/x86/cpuid.c arch/x86/tsc.c pmu/pmu.c lib/fmt.c lib/string.c
+HOST_MODS_test_acpi := arch/x86/acpi.c lib/string.c
+HOST_EXTRA_DEPS_test_string := lib/string.c
+
+HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
+
+.PHONY: host-test host-clean
+
+host-test: $(HOST_TEST_BINS)
+	@fail=0; \
+	for t in $(HOST_TEST_BINS); do \
+		echo "== $$t"; \
+		case $$t in /*) run=$$t ;; *) run=./$$t ;; esac; \
+		$$run || { echo "!! $$t FAILED"; fail=1; }; \
+	done; \
+	if [ $$fail -eq 0 ]; then echo "host-test: all passed"; else echo "host-test: FAILED"; fi; \
+	exit $$fail
+
+host-clean:
+	rm -rf $(HOST_BUILD)
+
+define HOST_TEST_RULE
+$(HOST_BUILD)/$(1): tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_EXTRA_DEPS_$(1)) $$(HOST_HDRS) $$(HOST_MK)
+	@mkdir -p $$(@D)
+	$$(HOST_CC) $$(HOST_CFLAGS) -o $$@ tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_LDLIBS)
+endef
+$(foreach t,$(HOST_TESTS),$(eval $(call HOST_TEST_RULE,$(t))))
+
+# Do not steal the including Makefile's default goal.
+ifdef HOST_STANDALONE
+.DEFAULT_GOAL := host-test
+else
+.DEFAULT_GOAL := $(HOST_SAVED_DEFAULT_GOAL)
+endif

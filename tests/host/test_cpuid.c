@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* Host unit tests for the CPUID decode (arch/x86/cpuid.c), TSC enumeration (tsc.c) and
+ * PMU leaf decode (pmu/pmu.c), driven by tables of CPUID values. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arch/x86/cpuid.h"
+#include "arch/x86/tsc.h"
+#include "pmu/pmu.h"
+
+struct leaf {
+	uint32_t leaf;
+	struct cpuid_regs r;
+};
+
+/* Table lookup; leaves not listed read as zero, like reserved leaves. */
+static struct cpuid_regs table_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf)
+{
+	const struct leaf *t = ctx;
+	struct cpuid_regs zero = { 0, 0, 0, 0 };
+
+	(void)subleaf;
+	for (; t->leaf || t->r.eax || t->r.ebx; t++)
+		if (t->leaf == leaf)
+			return t->r;
+	return zero;
+}
+
+#define STR4(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+/* A Skylake client (family 6 model 0x5E stepping 3): leaf 0x15 without the crystal. */
+static const struct leaf skylake[] = {
+	{ 0, { 0x16, STR4('G', 'e', 'n', 'u'), STR4('n', 't', 'e', 'l'), STR4('i', 'n', 'e', 'I') } },
+	{ 1, { 0x000506e3, 0x02100800, 0x7ffafbbf | (1u << 15), 0xbfebfbff } },
+	{ 0x0a, { 0x07300404, 0x00000000, 0x00000000, 0x00000603 } },
+	{ 0x15, { 2, 300, 0, 0 } },
+	{ 0x16, { 3400, 4000, 100, 0 } },
+	{ 0x80000000, { 0x80000008, 0, 0, 0 } },
+	{ 0x80000001, { 0, 0, 0x121, 0x2c100800 } },
+	{ 0x80000002, { STR4(' ', ' ', 'I', 'n'), STR4('t', 'e', 'l', '('), STR4('R', ')', ' ', 'C'), STR4('o', 'r', 'e', '(') } },
+	{ 0x80000003, { STR4('T', 'M', ')', ' '), STR4('i', '7', '-', '6'), STR4('7', '0', '0', 'K'), STR4(' ', 'C', 'P', 'U') } },
+	{ 0x80000004, { STR4(' ', '@', ' ', '4'), STR4('.', '0', '0', 'G'), STR4('H', 'z', ' ', ' '), 0 } },
+	{ 0x80000007, { 0, 0, 0, 1u << 8 } },
+	{ 0, { 0, 0, 0, 0 } },
+};
+
+static void test_skylake_decode(void **state)
+{
+	struct cpu_info ci;
+	enum tsc_source src;
+	struct pmu_caps p;
+	(void)state;
+
+	cpu_info_decode(&ci, table_cpuid, (void *)skylake);
+	assert_string_equal(ci.vendor_id, "GenuineIntel");
+	assert_int_equal(ci.vendor, VENDOR_INTEL);
+	assert_int_equal(ci.family, 6);
+	assert_int_equal(ci.model, 0x5e);
+	assert_int_equal(ci.stepping, 3);
+	assert_int_equal(ci.initial_apic_id, 2);
+	assert_true(ci.long_mode);
+	assert_true(ci.invariant_tsc);
+	assert_true(ci.pdcm);
+	assert_false(ci.hypervisor);
+	assert_string_equal(ci.brand, "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz");
+	/* No crystal in 0x15: the base frequency of 0x16 is the TSC rate. */
+	assert_int_equal(tsc_hz_from_cpuid(&ci, &src), 3400000000ULL);
+	assert_int_equal(src, TSC_SRC_CPUID_16);
+
+	pmu_caps_decode(&p, &ci, table_cpuid((void *)skylake, 0x0a, 0));
+	assert_int_equal(p.version, 4);
+	assert_int_equal(p.num_gp, 4);
+	assert_int_equal(p.gp_width, 48);
+	assert_int_equal(p.ebx_len, 7);
+	assert_int_equal(p.num_fixed, 3);
+	assert_int_equal(p.fixed_width, 48);
+}
+
+static void test_display_family_model(void **state)
+{
+	(void)state;
+	/* Family 0xF adds the extended family; model gets the extended model for 6 and 0xF. */
+	assert_int_equal(cpuid_display_family(0x00800f12), 0x17);	/* AMD Zen: 0xF + 0x8 */
+	assert_int_equal(cpuid_display_model(0x00800f12), 0x01);
+	assert_int_equal(cpuid_display_family(0x000906ea), 6);
+	assert_int_equal(cpuid_display_model(0x000906ea), 0x9e);
+	/* Family 5 ignores the extended fields. */
+	assert_int_equal(cpuid_display_family(0x0ff00543), 5);
+	assert_int_equal(cpuid_display_model(0x0ff00543), 4);
+}
+
+/* The QEMU TCG qemu64 model as seen by pmuboot: AMD vendor, hypervisor leaf, no PMU. */
+static const struct leaf qemu64[] = {
+	{ 0, { 0xd, STR4('A', 'u', 't', 'h'), STR4('c', 'A', 'M', 'D'), STR4('e', 'n', 't', 'i') } },
+	{ 1, { 0x00060fb1, 0x00000800, 0x80802001, 0x078bfbfd } },
+	{ 0x40000000, { 0x40000001, STR4('T', 'C', 'G', 'T'), STR4('C', 'G', 'T', 'C'), STR4('G', 'T', 'C', 'G') } },
+	{ 0x80000000, { 0x80000008, 0, 0, 0 } },
+	{ 0x80000001, { 0, 0, 0, 1u << 29 } },
+	{ 0, { 0, 0, 0, 0 } },
+};
+
+static void test_qemu64_decode(void **state)
+{
+	struct cpu_info ci;
+	enum tsc_source src;
+	struct pmu_caps p;
+	(void)state;
+
+	cpu_info_decode(&ci, table_cpuid, (void *)qemu64);
+	assert_int_equal(ci.vendor, VENDOR_AMD);
+	assert_int_equal(ci.family, 0xf);
+	assert_int_equal(ci.model, 0x6b);
+	assert_true(ci.hypervisor);
+	assert_string_equal(ci.hv_signature, "TCGTCGTCGTCG");
+	/* Extended leaves 0x80000002-4 are in range but read as zero: empty brand. */
+	assert_string_equal(ci.brand, "");
+	assert_int_equal(tsc_hz_from_cpuid(&ci, &src), 0);
+	assert_int_equal(src, TSC_SRC_NONE);
+	pmu_caps_decode(&p, &ci, table_cpuid((void *)qemu64, 0x0a, 0));
+	assert_int_equal(p.version, 0);
+	pmu = p;
+	assert_string_equal(pmu_unavailable_reason(false), "no architectural PMU: CPUID.0AH:EAX[7:0]=0");
+	assert_null(pmu_unavailable_reason(true));
+}
+
+static void test_tsc_leaf15_crystal(void **state)
+{
+	struct cpu_info ci;
+	enum tsc_source src;
+	(void)state;
+
+	memset(&ci, 0, sizeof(ci));
+	ci.l15_eax = 2;
+	ci.l15_ebx = 216;
+	ci.l15_ecx = 24000000;	/* 24 MHz crystal * 216/2 = 2592 MHz */
+	assert_int_equal(tsc_hz_from_cpuid(&ci, &src), 2592000000ULL);
+	assert_int_equal(src, TSC_SRC_CPUID_15);
+	ci.l15_eax = 0;		/* ratio not enumerated: fall through to the hypervisor leaf */
+	ci.hv_tsc_khz = 2100000;
+	assert_int_equal(tsc_hz_from_cpuid(&ci, &src), 2100000000ULL);
+	assert_int_equal(src, TSC_SRC_HYPERVISOR);
+	tsc.hz = 2592000000ULL;
+	assert_int_equal(tsc_from_us(1000), 2592000);
+	assert_int_equal(tsc_to_us(2592000), 1000);
+}
+
+/* A hypervisor leaf whose EAX is not a 0x4000xxxx leaf number is garbage: ignored. */
+static const struct leaf bad_hv[] = {
+	{ 0, { 1, STR4('G', 'e', 'n', 'u'), STR4('n', 't', 'e', 'l'), STR4('i', 'n', 'e', 'I') } },
+	{ 1, { 0x000306c3, 0, 1u << 31, 0 } },
+	{ 0x40000000, { 0x00000d00, 1, 2, 3 } },
+	{ 0x80000000, { 0x00000001, 0, 0, 0 } },	/* no extended leaves at all */
+	{ 0, { 0, 0, 0, 0 } },
+};
+
+static void test_bad_hypervisor_leaf(void **state)
+{
+	struct cpu_info ci;
+	(void)state;
+
+	cpu_info_decode(&ci, table_cpuid, (void *)bad_hv);
+	assert_true(ci.hypervisor);
+	assert_string_equal(ci.hv_signature, "");
+	assert_int_equal(ci.max_ext_leaf, 0);
+	assert_false(ci.long_mode);
+	assert_int_equal(ci.model, 0x3c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_skylake_decode),
+		cmocka_unit_test(test_display_family_model),
+		cmocka_unit_test(test_qemu64_decode),
+		cmocka_unit_test(test_tsc_leaf15_crystal),
+		cmocka_unit_test(test_bad_hypervisor_leaf),
+	};
+
+	return cmocka_run_group_tests_name("cpuid", tests, NULL, NULL);
+}
