@@ -12,6 +12,7 @@
 #include "arch/x86/cpuid.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/io.h"
+#include "arch/x86/pci.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/serial.h"
 #include "arch/x86/trap.h"
@@ -93,8 +94,8 @@ static void print_header(void)
 		   "(CPUID.0AH EAX=0x%x EBX=0x%x EDX=0x%x)\n", pmu.version, pmu.num_gp,
 		   pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu.eax, pmu.ebx, pmu.edx);
 	if (plat.boot_services_kept)
-		con_printf("# mode: boot services kept; results on the UEFI console%s and in %s\n",
-			   con_serial_direct() ? " and the UART" :
+		con_printf("# mode: boot services kept%s; results on the UEFI console%s and in %s\n",
+			   plat.mode_note, !plat.serial_ok ? "" : con_serial_direct() ? " and the UART" :
 			   " (it reaches a serial port: the UART is not written directly)",
 			   RESULTS_FILE_NAME);
 	else
@@ -105,6 +106,8 @@ static void print_header(void)
 		   plat.load_options_note);
 	options_format(&plat.opt, line, sizeof(line));
 	con_printf("# options: %s\n", line);
+	con_printf("# pci: host bridge %04x:%04x\n", pci_host_bridge_id() & 0xffff,
+		   pci_host_bridge_id() >> 16);
 	con_printf("# exit: %s\n", plat.debug_exit ? "QEMU isa-debug-exit at 0xf4" :
 		   "UEFI ResetSystem");
 }
@@ -297,8 +300,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	uefi_disable_watchdog();
 	read_options();
 	plat.boot_services_kept = plat.opt.boot_services == BOOT_SERVICES_KEEP;
-	if (!serial_init(plat.opt.serial_port, plat.opt.serial_baud) || plat.boot_services_kept ||
-	    uefi_started_from_shell())
+	plat.serial_ok = serial_init(plat.opt.serial_port, plat.opt.serial_baud);
+	if (!plat.serial_ok && !plat.boot_services_kept && !opt_err[0]) {
+		/* Nothing would carry the results once boot services are gone: keep them, so the
+		 * console and pmuboot.log do. The header says why. */
+		plat.boot_services_kept = true;
+		plat.opt.boot_services = BOOT_SERVICES_KEEP;
+		if (plat.opt.on_exit == ON_EXIT_DEFAULT)
+			plat.opt.on_exit = ON_EXIT_SHUTDOWN;	/* what exit mode would have done */
+		fmt_snprintf(plat.mode_note, sizeof(plat.mode_note),
+			     " (no UART answers at 0x%X, so boot services were kept)",
+			     plat.opt.serial_port);
+	}
+	if (!plat.serial_ok || plat.boot_services_kept || uefi_started_from_shell())
 		con_set_uefi_sink(uefi_console_write, uefi_console_has_serial());
 	cpu_info_read(&plat.cpu);
 	plat.debug_exit = detect_debug_exit();

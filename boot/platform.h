@@ -40,6 +40,8 @@ struct platform {
 	struct cpu_info cpu;
 	struct acpi_info acpi;
 	bool boot_services_kept;
+	char mode_note[80];		/* why the mode differs from the option, if it does */
+	bool serial_ok;			/* a UART answered at serial= */
 	bool debug_exit;		/* isa-debug-exit answered at DEBUG_EXIT_PORT */
 	uint64_t mem_usable;		/* bytes usable after ExitBootServices, per the memory map */
 	uint64_t buf;			/* test buffer (identity-mapped physical address) */

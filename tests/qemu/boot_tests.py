@@ -324,6 +324,17 @@ def case_shell_bad_arg(wd):
     return "EFI_INVALID_PARAMETER"
 
 
+def case_no_uart(wd):
+    r = run(["--", "serial=0x3E8", "tests=cpuid.*"], wd, "no_uart")
+    expect(r["rc"] == 0, "no UART: rc %d\n%s" % (r["rc"], r["out"][-2000:]))
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(summary == (1, 0, 0), "no UART: %s" % (summary,))
+    expect("no UART answers at 0x3E8, so boot services were kept" in header_value(header, "mode"),
+           "the header does not say why boot services were kept")
+    expect("on-exit=shutdown" in header_value(header, "options"), "on-exit changed")
+    return "results reached the UEFI console"
+
+
 CASES = [
     ("default run: header, parseable TAP, no failure", case_default),
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
@@ -344,6 +355,7 @@ CASES = [
     ("-cpu Skylake-Client", boot_variant(["--cpu", "Skylake-Client"], want_header("cpu", r"GenuineIntel.*family 0x6 model 0x5e"))),
     ("-cpu EPYC", boot_variant(["--cpu", "EPYC"], want_header("cpu", r"AuthenticAMD.*family 0x17"))),
     ("boot-services=keep: console, serial and results file", case_keep),
+    ("no UART at serial=: boot services kept, results on the console", case_no_uart),
     ("shell: load options override pmuboot.cfg", case_shell_args),
     ("shell: boot-services=keep returns to the shell", case_shell_keep_return),
     ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
