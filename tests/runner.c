@@ -16,38 +16,15 @@ static struct check_ctx *current;
 static char diag_buf[DIAG_BUF_LEN];
 static size_t diag_len;
 
-static enum check_status record(struct check_ctx *c, enum check_status st, const char *fmt, va_list ap)
+enum check_status check_report(struct check_ctx *c, enum check_status st, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
 	fmt_vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
 	c->status = st;
 	return st;
-}
-
-enum check_status check_pass(struct check_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	record(c, CHECK_PASS, fmt, ap);
-	va_end(ap);
-	return CHECK_PASS;
-}
-
-enum check_status check_fail(struct check_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	record(c, CHECK_FAIL, fmt, ap);
-	va_end(ap);
-	return CHECK_FAIL;
-}
-
-enum check_status check_skip(struct check_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	record(c, CHECK_SKIP, fmt, ap);
-	va_end(ap);
-	return CHECK_SKIP;
 }
 
 enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,

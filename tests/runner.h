@@ -42,13 +42,13 @@ struct check {
 	void (*instance_name)(unsigned i, char *buf, size_t len);
 };
 
-/* Result helpers: each records a detail and returns the status to return from run(). */
-enum check_status check_pass(struct check_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-enum check_status check_fail(struct check_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-enum check_status check_skip(struct check_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Result helpers: each records a detail ("measured=... expected=..." or the skip reason)
+ * and returns the status for run() to return. */
+enum check_status check_report(struct check_ctx *c, enum check_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define check_pass(c, ...)	check_report((c), CHECK_PASS, __VA_ARGS__)
+#define check_fail(c, ...)	check_report((c), CHECK_FAIL, __VA_ARGS__)
+#define check_skip(c, ...)	check_report((c), CHECK_SKIP, __VA_ARGS__)
 /* Pass when measured == expected; detail "measured=M expected=E" plus an optional note. */
 enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
 				  const char *note);
