@@ -26,6 +26,8 @@
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/pmu.h"
+#include "tests/kernels/kernels.h"
+#include "tests/measure.h"
 #include "tests/runner.h"
 
 #ifndef PMUBOOT_GIT
@@ -140,9 +142,11 @@ static void setup_watchdog(void)
 static void __attribute__((noreturn)) run(void *unused)
 {
 	(void)unused;
+	oracle_arm();		/* the reference oracle instruments code from here on */
 	tsc_init(&plat.cpu, &plat.acpi);
 	setup_watchdog();
 	print_header();
+	oracle_announce();
 	platform_exit(runner_run(&plat.opt));
 }
 

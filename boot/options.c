@@ -327,13 +327,16 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 	}
 
 	/* Flags. */
-	if (slice_eq(key, "force-pmu") || slice_eq(key, "list") || slice_eq(key, "icount")) {
+	if (slice_eq(key, "force-pmu") || slice_eq(key, "list") || slice_eq(key, "icount") ||
+	    slice_eq(key, "oracle")) {
 		if (has_val)
 			return fail(err, errlen, tok, "flag takes no value");
 		if (slice_eq(key, "force-pmu"))
 			o->force_pmu = true;
 		else if (slice_eq(key, "list"))
 			o->list = true;
+		else if (slice_eq(key, "oracle"))
+			o->oracle = true;
 		else
 			o->icount = true;
 		return 0;
@@ -341,7 +344,8 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 
 	if (!slice_eq(key, "tests") && !slice_eq(key, "reps") && !slice_eq(key, "size") &&
 	    !slice_eq(key, "serial") && !slice_eq(key, "on-exit") &&
-	    !slice_eq(key, "boot-services") && !slice_eq(key, "watchdog"))
+	    !slice_eq(key, "boot-services") && !slice_eq(key, "watchdog") &&
+	    !slice_eq(key, "oracle-fault"))
 		return fail(err, errlen, tok, "unknown option");
 
 	if (!has_val || val.n == 0)
@@ -365,6 +369,19 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 				 errlen))
 			return -1;
 		o->watchdog_ms = (uint32_t)v;
+		return 0;
+	}
+	if (slice_eq(key, "oracle-fault")) {
+		if (slice_eq(val, "none"))
+			o->oracle_fault = ORACLE_FAULT_NONE;
+		else if (slice_eq(val, "loads"))
+			o->oracle_fault = ORACLE_FAULT_LOADS;
+		else if (slice_eq(val, "lbr"))
+			o->oracle_fault = ORACLE_FAULT_LBR;
+		else if (slice_eq(val, "insns"))
+			o->oracle_fault = ORACLE_FAULT_INSNS;
+		else
+			return fail(err, errlen, tok, "expected none, loads, lbr or insns");
 		return 0;
 	}
 	if (slice_eq(key, "on-exit")) {
@@ -562,5 +579,10 @@ int options_format(const struct options *o, char *buf, size_t len)
 		acc_printf(&a, " list");
 	if (o->icount)
 		acc_printf(&a, " icount");
+	if (o->oracle)
+		acc_printf(&a, " oracle");
+	if (o->oracle_fault != ORACLE_FAULT_NONE)
+		acc_printf(&a, " oracle-fault=%s", o->oracle_fault == ORACLE_FAULT_LOADS ? "loads" :
+			   o->oracle_fault == ORACLE_FAULT_LBR ? "lbr" : "insns");
 	return a.pos > (size_t)INT_MAX ? -1 : (int)a.pos;
 }

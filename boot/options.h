@@ -34,6 +34,14 @@ enum opt_boot_services {
 	BOOT_SERVICES_KEEP,
 };
 
+/* oracle-fault=: a deliberately wrong model, to prove the oracle harness fails on one. */
+enum opt_oracle_fault {
+	ORACLE_FAULT_NONE = 0,
+	ORACLE_FAULT_LOADS,	/* one load too few in every prediction */
+	ORACLE_FAULT_LBR,	/* the last predicted branch target off by one byte */
+	ORACLE_FAULT_INSNS,	/* one instruction too many */
+};
+
 struct options {
 	/* tests=GLOB[,GLOB...]; ntests == 0 means the default set */
 	char tests[OPT_MAX_GLOBS][OPT_GLOB_LEN];
@@ -49,6 +57,8 @@ struct options {
 	bool force_pmu;			/* force-pmu */
 	bool list;			/* list */
 	bool icount;			/* icount: TSC counts retired instructions (QEMU -icount shift=0) */
+	bool oracle;			/* oracle: print every region's model prediction */
+	enum opt_oracle_fault oracle_fault;	/* oracle-fault=none|loads|lbr|insns */
 	uint32_t watchdog_ms;		/* watchdog=MS: default per-check time limit */
 };
 

@@ -1,52 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Instruction-count oracle: under QEMU -icount shift=0 the TSC advances once per retired
- * instruction, so kernels' instruction models are checked exactly (option icount).
+ * instruction, so the measurement frame and every kernel's instruction model are checked
+ * exactly (option icount; ./run.sh qemu --icount).
  */
-#include "arch/x86/io.h"
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "tests/checks.h"
-#include "tests/kernels/kernels.h"
+#include "tests/measure.h"
 
 #define ICOUNT_N	1000ULL
 #define ICOUNT_MAX_REPS	1000
 
-static const char *no_icount(void)
+const char *icount_unavailable(void)
 {
 	return plat.opt.icount ? NULL :
 	       "option icount not set: the TSC counts instructions only under QEMU -icount shift=0 "
 	       "(./run.sh qemu --icount)";
 }
 
-static uint64_t measure(uint64_t n)
+static uint64_t region_insns(const struct kernel_desc *k, uint64_t n, unsigned slot)
 {
-	uint64_t flags = irq_save();
-	uint64_t t = frame_tsc(kernel_loop4, n);
+	struct exec_counts c;
 
-	irq_restore(flags);
-	return t;
+	region_predict(k, n, 0, slot, &c);
+	return c.insns;
 }
 
 enum check_status check_icount_loop_delta(struct check_ctx *c)
 {
-	const struct kernel_model *m = &kernel_loop4_model;
-	uint64_t a, b, expected = m->insns_per_iter * ICOUNT_N;
-
-	if (no_icount())
-		return check_skip(c, "%s", no_icount());
-	measure(ICOUNT_N);		/* warm: translate the blocks once */
-	a = measure(ICOUNT_N);
-	b = measure(2 * ICOUNT_N);
-	if (b < a)
-		return check_fail(c, "measured=count(2N)=%llu < count(N)=%llu expected=%llu",
-				  (unsigned long long)b, (unsigned long long)a,
-				  (unsigned long long)expected);
+	const struct kernel_desc *k = &kernel_loop4_desc;
+	uint64_t a, b, expected = k->insns_per_iter * ICOUNT_N;
 	char note[96];
-	fmt_snprintf(note, sizeof(note), "N=%llu count(N)=%llu frame_overhead=%lld",
-		     ICOUNT_N, (unsigned long long)a,
-		     (long long)(a - kernel_insns(m, ICOUNT_N)));
+
+	if (icount_unavailable())
+		return check_skip(c, "%s", icount_unavailable());
+	measure_kernel(k, ICOUNT_N, 0);		/* warm: translate the blocks once */
+	a = measure_kernel(k, ICOUNT_N, 0).tsc;
+	b = measure_kernel(k, 2 * ICOUNT_N, 0).tsc;
+	fmt_snprintf(note, sizeof(note), "N=%llu count(N)=%llu", ICOUNT_N, (unsigned long long)a);
 	return check_expect_eq(c, b - a, expected, note);
 }
 
@@ -56,10 +49,10 @@ enum check_status check_icount_repeatable(struct check_ctx *c)
 	unsigned reps = plat.opt.reps < ICOUNT_MAX_REPS ? plat.opt.reps : ICOUNT_MAX_REPS;
 	struct u64_stats st;
 
-	if (no_icount())
-		return check_skip(c, "%s", no_icount());
+	if (icount_unavailable())
+		return check_skip(c, "%s", icount_unavailable());
 	for (unsigned i = 0; i < reps; i++)
-		v[i] = measure(ICOUNT_N);
+		v[i] = measure_kernel(&kernel_loop4_desc, ICOUNT_N, 0).tsc;
 	u64_stats(v, reps, &st);
 	if (st.min != st.max)
 		return check_fail(c, "measured=min %llu median %llu max %llu expected=spread 0 reps=%u",
@@ -72,22 +65,18 @@ enum check_status check_icount_repeatable(struct check_ctx *c)
 enum check_status check_icount_frame_overhead(struct check_ctx *c)
 {
 	static const uint64_t ns[] = { 1, 2, 10, 100, 1000, 10000 };
-	const struct kernel_model *m = &kernel_loop4_model;
-	int64_t first = 0;
+	const struct kernel_desc *k = &kernel_loop4_desc;
 
-	if (no_icount())
-		return check_skip(c, "%s", no_icount());
+	if (icount_unavailable())
+		return check_skip(c, "%s", icount_unavailable());
 	for (unsigned i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
-		int64_t over = (int64_t)(measure(ns[i]) - kernel_insns(m, ns[i]));
+		struct region r = measure_kernel(k, ns[i], 0);
+		int64_t over = (int64_t)(r.tsc - region_insns(k, ns[i], r.id));
 
-		if (i == 0)
-			first = over;
-		else if (over != first)
-			return check_fail(c, "measured=overhead %lld at N=%llu expected=%lld as at N=1",
-					  (long long)over, (unsigned long long)ns[i], (long long)first);
+		if (over != FRAME_TSC_OVERHEAD)
+			return check_fail(c, "measured=%lld at N=%llu expected=%d (frame.S)",
+					  (long long)over, (unsigned long long)ns[i], FRAME_TSC_OVERHEAD);
 	}
-	return check_pass(c, "measured=%lld instructions at every N expected=constant "
-			  "(frame beyond the kernel's %llu fixed + %llu per iteration)",
-			  (long long)first, (unsigned long long)m->insns_fixed,
-			  (unsigned long long)m->insns_per_iter);
+	return check_pass(c, "measured=%d instructions at every N expected=%d (frame.S: shl, or, "
+			  "mov, 2 markers, 1 RDTSC)", FRAME_TSC_OVERHEAD, FRAME_TSC_OVERHEAD);
 }

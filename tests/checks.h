@@ -20,6 +20,12 @@ enum check_status check_watchdog_stuck_loop(struct check_ctx *c);
 enum check_status check_icount_loop_delta(struct check_ctx *c);
 enum check_status check_icount_repeatable(struct check_ctx *c);
 enum check_status check_icount_frame_overhead(struct check_ctx *c);
+/* Why icount checks cannot run, or NULL. */
+const char *icount_unavailable(void);
+/* tests/check_model.c: one instance per kernel */
+enum check_status check_model(struct check_ctx *c);
+unsigned model_instances(void);
+void model_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_pmu.c */
 enum check_status check_pmu_arch_version(struct check_ctx *c);
 enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c);

@@ -80,14 +80,32 @@ static bool group_named(const char *glob, const char *name)
 	return !str_ncmp(glob, name, glen) && glob[glen] == '.';
 }
 
-bool runner_selected(const struct options *o, const struct check *ck)
+/* Full name of instance i of ck: "group.name" or "group.name.instance". */
+static void instance_full_name(const struct check *ck, unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, ck->name, len);
+	if (ck->instance_name) {
+		char suffix[40];
+
+		ck->instance_name(i, suffix, sizeof(suffix));
+		str_lcat(buf, ".", len);
+		str_lcat(buf, suffix, len);
+	}
+}
+
+static unsigned instances_of(const struct check *ck)
+{
+	return ck->instances ? ck->instances() : 1;
+}
+
+bool runner_selected(const struct options *o, const struct check *ck, const char *full_name)
 {
 	bool manual = ck->flags & CHECK_MANUAL;
 
 	if (o->ntests == 0)
 		return !manual;
 	for (unsigned i = 0; i < o->ntests; i++) {
-		if (!glob_match(o->tests[i], ck->name))
+		if (!glob_match(o->tests[i], full_name))
 			continue;
 		if (!manual || group_named(o->tests[i], ck->name))
 			return true;
@@ -97,14 +115,22 @@ bool runner_selected(const struct options *o, const struct check *ck)
 
 int runner_validate_globs(const struct options *o, char *err, size_t errlen)
 {
-	for (unsigned i = 0; i < o->ntests; i++) {
+	for (unsigned g = 0; g < o->ntests; g++) {
 		bool hit = false;
 
-		for (size_t k = 0; k < suite_count && !hit; k++)
-			hit = glob_match(o->tests[i], suite_checks[k].name);
+		for (size_t k = 0; k < suite_count && !hit; k++) {
+			const struct check *ck = &suite_checks[k];
+
+			for (unsigned i = 0; i < instances_of(ck) && !hit; i++) {
+				char name[80];
+
+				instance_full_name(ck, i, name, sizeof(name));
+				hit = glob_match(o->tests[g], name);
+			}
+		}
 		if (!hit) {
 			fmt_snprintf(err, errlen, "tests=%s: matches no check (option `list` shows them)",
-				     o->tests[i]);
+				     o->tests[g]);
 			return -1;
 		}
 	}
@@ -113,13 +139,17 @@ int runner_validate_globs(const struct options *o, char *err, size_t errlen)
 
 void runner_list(void)
 {
-	con_printf("# %u checks (manual ones run only when tests= names their group):\n",
-		   (unsigned)suite_count);
+	con_printf("# checks (manual ones run only when tests= names their group):\n");
 	for (size_t k = 0; k < suite_count; k++) {
 		const struct check *ck = &suite_checks[k];
 
-		con_printf("%-32s %s%s\n", ck->name, ck->flags & CHECK_MANUAL ? "[manual] " : "",
-			   ck->desc);
+		for (unsigned i = 0; i < instances_of(ck); i++) {
+			char name[80];
+
+			instance_full_name(ck, i, name, sizeof(name));
+			con_printf("%-32s %s%s\n", name, ck->flags & CHECK_MANUAL ? "[manual] " : "",
+				   ck->desc);
+		}
 	}
 }
 
@@ -136,18 +166,16 @@ static void run_one(void *arg)
 	c->status = c->check->run(c);
 }
 
-static unsigned instances_of(const struct check *ck)
-{
-	return ck->instances ? ck->instances() : 1;
-}
-
 enum run_status runner_run(const struct options *o)
 {
 	unsigned planned = 0;
+	char name[80];
 
 	for (size_t k = 0; k < suite_count; k++)
-		if (runner_selected(o, &suite_checks[k]))
-			planned += instances_of(&suite_checks[k]);
+		for (unsigned i = 0; i < instances_of(&suite_checks[k]); i++) {
+			instance_full_name(&suite_checks[k], i, name, sizeof(name));
+			planned += runner_selected(o, &suite_checks[k], name);
+		}
 
 	tap_init(&tap, tap_out, NULL);
 	tap_version(&tap);
@@ -155,11 +183,8 @@ enum run_status runner_run(const struct options *o)
 
 	for (size_t k = 0; k < suite_count; k++) {
 		const struct check *ck = &suite_checks[k];
-		unsigned n;
+		unsigned n = instances_of(ck);
 
-		if (!runner_selected(o, ck))
-			continue;
-		n = instances_of(ck);
 		for (unsigned i = 0; i < n; i++) {
 			struct check_ctx ctx;
 			uint32_t limit_ms = ck->timeout_ms ? ck->timeout_ms : o->watchdog_ms;
@@ -167,16 +192,11 @@ enum run_status runner_run(const struct options *o)
 			enum guard_result g;
 
 			memset(&ctx, 0, sizeof(ctx));
+			instance_full_name(ck, i, ctx.name, sizeof(ctx.name));
+			if (!runner_selected(o, ck, ctx.name))
+				continue;
 			ctx.check = ck;
 			ctx.instance = i;
-			str_lcpy(ctx.name, ck->name, sizeof(ctx.name));
-			if (ck->instance_name) {
-				char suffix[40];
-
-				ck->instance_name(i, suffix, sizeof(suffix));
-				str_lcat(ctx.name, ".", sizeof(ctx.name));
-				str_lcat(ctx.name, suffix, sizeof(ctx.name));
-			}
 			ctx.status = CHECK_FAIL;
 			str_lcpy(ctx.detail, "check returned no result", sizeof(ctx.detail));
 			current = &ctx;

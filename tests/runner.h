@@ -60,10 +60,11 @@ extern const struct check suite_checks[];
 extern const size_t suite_count;
 
 /*
- * Whether check `ck` is selected by the globs in o (none: every non-manual check). A
- * manual check is selected only by a glob that starts with its group name and a dot.
+ * Whether instance `full_name` of check `ck` is selected by the globs in o (none: every
+ * non-manual check). A manual check is selected only by a glob that starts with its group
+ * name and a dot.
  */
-bool runner_selected(const struct options *o, const struct check *ck);
+bool runner_selected(const struct options *o, const struct check *ck, const char *full_name);
 /* Fails (-1, err names the glob) when a tests= glob matches no check. */
 int runner_validate_globs(const struct options *o, char *err, size_t errlen);
 

@@ -23,6 +23,8 @@ const struct check suite_checks[] = {
 	  check_icount_repeatable, 0, 0, 0, 0 },
 	{ "icount.frame_overhead", "the measurement frame's overhead is the same for every N (-icount)",
 	  check_icount_frame_overhead, 0, 0, 0, 0 },
+	{ "model", "each kernel's instruction model is exact at every size (-icount; --oracle: all counts)",
+	  check_model, 0, 0, model_instances, model_instance_name },
 	{ "pmu.arch_version", "CPUID.0AH enumerates an architectural PMU with GP counters",
 	  check_pmu_arch_version, 0, 0, 0, 0 },
 	{ "pmu.rdpmc_gp0", "RDPMC of GP counter 0 does not fault where a PMU is enumerated",

@@ -95,6 +95,22 @@ static void test_unknown_and_flags(void **state)
 	TOK_ERR("list=1", "list=1: flag takes no value");
 	TOK_ERR("force-pmu=yes", "force-pmu=yes: flag takes no value");
 	TOK_ERR("icount=", "icount=: flag takes no value");
+
+	assert_false(o.oracle);
+	TOK_OK(&o, "oracle");
+	assert_true(o.oracle);
+	TOK_ERR("oracle=1", "oracle=1: flag takes no value");
+	assert_int_equal(o.oracle_fault, ORACLE_FAULT_NONE);
+	TOK_OK(&o, "oracle-fault=loads");
+	assert_int_equal(o.oracle_fault, ORACLE_FAULT_LOADS);
+	TOK_OK(&o, "oracle-fault=lbr");
+	assert_int_equal(o.oracle_fault, ORACLE_FAULT_LBR);
+	TOK_OK(&o, "oracle-fault=insns");
+	assert_int_equal(o.oracle_fault, ORACLE_FAULT_INSNS);
+	TOK_OK(&o, "oracle-fault=none");
+	assert_int_equal(o.oracle_fault, ORACLE_FAULT_NONE);
+	TOK_ERR("oracle-fault=stores", "oracle-fault=stores: expected none, loads, lbr or insns");
+	TOK_ERR("oracle-fault=", "oracle-fault=: missing value");
 }
 
 static void test_missing_values(void **state)
@@ -562,6 +578,10 @@ static void test_format(void **state)
 	options_format(&o, buf, sizeof(buf));
 	assert_string_equal(buf, "tests=icount.*,fault.ud reps=5 size=64M serial=0x2F8,9600 "
 				 "on-exit=halt boot-services=keep watchdog=500 force-pmu list icount");
+	TOK_OK(&o, "oracle");
+	TOK_OK(&o, "oracle-fault=lbr");
+	options_format(&o, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " icount oracle oracle-fault=lbr"));
 
 	/* on-exit shows the effective value */
 	o = fresh();

@@ -1,40 +1,74 @@
 /* SPDX-License-Identifier: MIT */
-/* Microbenchmark kernels (assembly) and the exact model of what each one executes. */
+/*
+ * Microbenchmark kernels (assembly, the .S files beside this header) and their exact models: for n
+ * iterations, what each executes — instructions, branches by kind and outcome, the last
+ * taken branches, instructions that load and that store (one doing both counts once in
+ * each, as MEM_INST_RETIRED counts), and the distinct 64-byte lines and 4 KiB pages its
+ * data accesses touch. The reference oracle (tests/qemu/oracle.c) checks every model.
+ */
 #ifndef TESTS_KERNELS_KERNELS_H
 #define TESTS_KERNELS_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/*
- * What a kernel executes for n iterations: per-iteration counts plus a fixed part (entry
- * and return). Counts are architectural: instructions retired, branches by kind, and
- * instructions that load / store (one that does both counts once in each).
- */
-struct kernel_model {
-	const char *name;
-	uint64_t insns_per_iter, insns_fixed;
-	uint64_t cond_branches_per_iter;	/* all but the last iteration are taken */
-	uint64_t loads_per_iter, stores_per_iter;
+/* Every kernel: k(n, arg), n >= 1, System V ABI, touches no callee-saved register. */
+typedef void (*kernel_fn)(uint64_t n, void *arg);
+
+#define LBR_DEPTH	32
+
+struct branch_rec {
+	uint64_t from, to;
 };
 
-/* Instructions the model predicts for n iterations. */
-static inline uint64_t kernel_insns(const struct kernel_model *m, uint64_t n)
-{
-	return m->insns_per_iter * n + m->insns_fixed;
-}
+/* What one region executes; also what the oracle plugin reports. */
+struct exec_counts {
+	uint64_t insns;
+	uint64_t cond_taken, cond_not_taken;
+	uint64_t jumps, calls, rets, far;	/* unconditional: direct or indirect */
+	uint64_t loads, stores;			/* instructions, not accesses */
+	uint64_t lines, pages;			/* distinct data lines / pages */
+	unsigned lbr_count;			/* taken branches recorded, up to LBR_DEPTH */
+	unsigned lbr_head;			/* next slot of the ring */
+	struct branch_rec lbr[LBR_DEPTH];	/* ring of the last taken branches */
+};
 
-typedef void (*kernel_fn)(uint64_t n);
+/* Records a taken branch in the ring. */
+void exec_taken(struct exec_counts *c, uint64_t from, uint64_t to);
+/* The ring, oldest first, into out[]; returns how many. */
+unsigned exec_lbr(const struct exec_counts *c, struct branch_rec out[LBR_DEPTH]);
 
-/* tests/kernels/loop.S: the calibrated loop. n >= 1. */
-void kernel_loop4(uint64_t n);
-extern const struct kernel_model kernel_loop4_model;
+struct kernel_desc {
+	const char *name;
+	kernel_fn fn;
+	/* Adds what fn(n, arg) executes to c, its final RET returning to ret_to. */
+	void (*predict)(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c);
+	/* Instructions per iteration, for the differential method count(2N) - count(N). */
+	uint64_t insns_per_iter;
+};
+
+extern const struct kernel_desc kernel_loop4_desc;
+
+/* tests/kernels/loop.S */
+void kernel_loop4(uint64_t n, void *arg);
+extern char kernel_loop4_top[], kernel_loop4_jnz[], kernel_loop4_ret[];
 
 /*
- * tests/kernels/frame.S: TSC ticks across one call of k(n): RDTSC, the call, RDTSC, with
- * LFENCE before the first read. Under QEMU -icount shift=0 the TSC advances once per
- * retired instruction, so the result is the kernel's instruction count plus the frame's
- * fixed overhead. Call with interrupts disabled.
+ * tests/kernels/frame.S: the measurement frame. frame_tsc() runs k(n, arg) in frame slot
+ * `slot` (0..255, the oracle region id its markers carry) and returns the TSC delta across
+ * it. Call with interrupts disabled.
  */
-uint64_t frame_tsc(kernel_fn k, uint64_t n);
+uint64_t frame_tsc(unsigned slot, kernel_fn k, uint64_t n, void *arg);
+/* Address of the slot's CALL to the kernel, and the return address it pushes. */
+uint64_t frame_call_site(unsigned slot);
+uint64_t frame_return_site(unsigned slot);
+/* TSC ticks the frame adds beyond the region under QEMU -icount shift=0 (frame.S). */
+#define FRAME_TSC_OVERHEAD	6
+/* Instructions of the frame inside the region: the CALL (1 call, 1 store of the return
+ * address: 1 line, 1 page of stack). */
+#define FRAME_REGION_INSNS	1
+
+/* tests/kernels/frame.S: the oracle's "pmuboot is running" marker. */
+void oracle_arm(void);
 
 #endif /* TESTS_KERNELS_KERNELS_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* Measurement regions and the oracle's prediction lines. */
+#include "tests/measure.h"
+#include "arch/x86/io.h"
+#include "boot/console.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "tests/kernels/oracle_tag.h"
+
+static unsigned regions_used;
+
+void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
+		    struct exec_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	/* The frame's CALL: 1 instruction, 1 call, 1 store (the return address), whose
+	 * stack line and page no kernel data shares. */
+	c->insns += FRAME_REGION_INSNS;
+	c->calls += 1;
+	c->stores += 1;
+	c->lines += 1;
+	c->pages += 1;
+	exec_taken(c, frame_call_site(slot), (uint64_t)(uintptr_t)k->fn);
+	k->predict(n, arg, frame_return_site(slot), c);
+
+	/* oracle-fault=: deliberately wrong models, for the harness's negative test. */
+	switch (plat.opt.oracle_fault) {
+	case ORACLE_FAULT_LOADS:
+		c->loads -= 1;
+		break;
+	case ORACLE_FAULT_LBR:
+		c->lbr[(c->lbr_head + LBR_DEPTH - 1) % LBR_DEPTH].to += 1;
+		break;
+	case ORACLE_FAULT_INSNS:
+		c->insns += 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_prediction(const struct kernel_desc *k, uint64_t n, const struct region *r,
+			     const struct exec_counts *c)
+{
+	struct branch_rec lbr[LBR_DEPTH];
+	unsigned nl = exec_lbr(c, lbr);
+	char b[160];
+
+	fmt_snprintf(b, sizeof(b), "# oracle: region id=%u seq=%u kernel=%s n=%llu tsc=%llu",
+		     r->id, r->seq, k->name, (unsigned long long)n, (unsigned long long)r->tsc);
+	con_write(b);
+	fmt_snprintf(b, sizeof(b), " insns=%llu cond_taken=%llu cond_not_taken=%llu jumps=%llu "
+		     "calls=%llu rets=%llu far=%llu",
+		     (unsigned long long)c->insns, (unsigned long long)c->cond_taken,
+		     (unsigned long long)c->cond_not_taken, (unsigned long long)c->jumps,
+		     (unsigned long long)c->calls, (unsigned long long)c->rets,
+		     (unsigned long long)c->far);
+	con_write(b);
+	fmt_snprintf(b, sizeof(b), " loads=%llu stores=%llu lines=%llu pages=%llu lbr=",
+		     (unsigned long long)c->loads, (unsigned long long)c->stores,
+		     (unsigned long long)c->lines, (unsigned long long)c->pages);
+	con_write(b);
+	for (unsigned i = 0; i < nl; i++) {
+		fmt_snprintf(b, sizeof(b), "%s%llx:%llx", i ? "," : "",
+			     (unsigned long long)lbr[i].from, (unsigned long long)lbr[i].to);
+		con_write(b);
+	}
+	con_write("\n");
+}
+
+struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
+{
+	struct region r;
+	uint64_t flags;
+
+	r.id = regions_used % ORACLE_MAX_REGIONS;
+	r.seq = regions_used / ORACLE_MAX_REGIONS;
+	regions_used++;
+	flags = irq_save();
+	r.tsc = frame_tsc(r.id, k->fn, n, arg);
+	irq_restore(flags);
+	if (plat.opt.oracle) {
+		struct exec_counts c;
+
+		region_predict(k, n, arg, r.id, &c);
+		print_prediction(k, n, &r, &c);
+	}
+	return r;
+}
+
+void oracle_announce(void)
+{
+	if (plat.opt.oracle)
+		con_printf("# oracle: frame overhead=%u icount=%d\n", FRAME_TSC_OVERHEAD,
+			   plat.opt.icount);
+}
