@@ -38,7 +38,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image check host-test qemu-test clean
+.PHONY: all image oracle check host-test qemu-test clean
 all: $(EFI) $(IMG)
 image: $(IMG)
 
@@ -68,11 +68,32 @@ $(IMG): $(EFI) boot/pmuboot.cfg Makefile
 	mcopy -i $@.tmp@@$(ESP_OFFSET) boot/pmuboot.cfg ::/EFI/BOOT/pmuboot.cfg
 	mv $@.tmp $@
 
+# The reference oracle: a QEMU TCG plugin built against qemu-plugin.h from Debian's QEMU
+# source package of the installed version (fetched into build/, never committed), and the
+# host tool that compares its counts with the firmware's predictions.
+QEMU_SRC    := $(BUILD)/qemu-src
+PLUGIN_HDR  := $(QEMU_SRC)/qemu-plugin.h
+ORACLE_SO   := $(BUILD)/oracle.so
+ORACLE_CMP  := $(BUILD)/oracle_compare
+ORACLE_SRCS := tests/qemu/oracle.c tests/qemu/oracle_decode.c
+HOST_TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I.
+
+$(PLUGIN_HDR): tests/qemu/fetch-plugin-header.sh
+	tests/qemu/fetch-plugin-header.sh $(QEMU_SRC)
+
+$(ORACLE_SO): $(ORACLE_SRCS) tests/qemu/oracle_decode.h tests/kernels/oracle_tag.h $(PLUGIN_HDR)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -shared -fPIC -I$(QEMU_SRC) -o $@ $(ORACLE_SRCS) -lpthread
+
+$(ORACLE_CMP): tests/qemu/oracle_compare.c
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $<
+
+oracle: $(ORACLE_SO) $(ORACLE_CMP)
+
 check: host-test qemu-test
 
 include tests/host/host.mk
 
-qemu-test: $(IMG)
+qemu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP)
 	/usr/bin/python3 tests/qemu/boot_tests.py
 
 clean:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
-#   ./run.sh qemu [--smp N] [--cpu MODEL] [--mem MB] [--icount] [--kvm] [--timeout S]
+#   ./run.sh qemu [--smp N] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
 #                 [--log FILE] [--com2 FILE] [--keep-image FILE] [--shell ARGS]
 #                 [-- OPTION...]
 #   ./run.sh image
@@ -12,6 +12,10 @@
 # the terminal and to the log (default build/serial.log), and exits
 #   0 every check passed or skipped, 1 a check failed, 2 bad options (run.sh's or the
 #   firmware's), 3 a fatal fault or an unclean end, 4 timeout.
+# --oracle runs under -icount with the reference-oracle plugin (tests/qemu/oracle.c) and
+# then compares every region's predicted counts with what QEMU executed
+# (build/oracle_compare); any difference fails the run (status 1). Plugin output:
+# build/oracle.txt (or --oracle-out FILE).
 # --shell ARGS starts pmuboot from the UEFI shell instead (startup.nsh runs
 # 'pmuboot.efi ARGS'), so ARGS arrive as load options; the shell's %lasterror% then
 # gives the verdict when pmuboot returns to it.
@@ -61,13 +65,15 @@ usage() {
 
 cmd_qemu() {
 	local smp=1 cpu=qemu64 mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log
-	local com2="" keep_image="" shell_args="" shell=0 opts=()
+	local com2="" keep_image="" shell_args="" shell=0 oracle=0 oracle_out=build/oracle.txt opts=()
 	while (($#)); do
 		case $1 in
 		--smp) smp=${2:?--smp needs N}; shift ;;
 		--cpu) cpu=${2:?--cpu needs a model}; shift ;;
 		--mem) mem=${2:?--mem needs MB}; shift ;;
 		--icount) icount=1 ;;
+		--oracle) oracle=1; icount=1 ;;
+		--oracle-out) oracle_out=${2:?--oracle-out needs a file}; shift ;;
 		--kvm) kvm=1 ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
 		--log) log=${2:?--log needs a file}; shift ;;
@@ -86,6 +92,10 @@ cmd_qemu() {
 
 	ensure_deps
 	build
+	if ((oracle)); then
+		((kvm)) && die "--oracle needs TCG (the plugin sees only emulated code), not --kvm"
+		make -s oracle >&2 || die "could not build the oracle plugin"
+	fi
 
 	local tmp; tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmuboot.XXXXXX") || die "mktemp failed"
 	trap 'rm -rf "$tmp"' EXIT
@@ -94,6 +104,7 @@ cmd_qemu() {
 	{
 		echo "# written by run.sh for this run"
 		if ((icount)); then echo "icount"; fi
+		if ((oracle)); then echo "oracle"; fi
 		for o in "${opts[@]}"; do printf '%s\n' "$o"; done
 	} >"$tmp/pmuboot.cfg"
 	mcopy -o -i "$tmp/disk.img@@$ESP_OFFSET" "$tmp/pmuboot.cfg" "$CFG_PATH" ||
@@ -121,6 +132,10 @@ cmd_qemu() {
 	else
 		qemu+=(-accel tcg -cpu "$cpu")
 		if ((icount)); then qemu+=(-icount shift=0,sleep=off); fi
+		if ((oracle)); then
+			mkdir -p "$(dirname "$oracle_out")"
+			qemu+=(-plugin "$here/build/oracle.so,out=$oracle_out")
+		fi
 	fi
 
 	mkdir -p "$(dirname "$log")"
@@ -146,6 +161,13 @@ cmd_qemu() {
 		esac
 	fi
 	summary=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | tail -n 1)
+	if ((oracle)) && [[ $rc == 33 || $rc == 35 ]]; then
+		echo "run.sh: reference oracle: comparing predictions with $oracle_out"
+		if ! build/oracle_compare "$log" "$oracle_out"; then
+			echo "run.sh: FAIL: the oracle disagrees with the firmware's models (above)"
+			exit 1
+		fi
+	fi
 	case $rc in
 	33)
 		if [[ $summary =~ ^[0-9]+\ passed,\ 0\ failed ]]; then

@@ -25,11 +25,12 @@ endif
 HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SANITIZE)
 
 HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/x86/cpuid.h \
-	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h
+	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h tests/kernels/oracle_tag.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
-HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi
+HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
+	test_oracle_decode
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
@@ -40,6 +41,7 @@ HOST_MODS_test_options := boot/options.c lib/fmt.c lib/string.c
 HOST_MODS_test_tap := tests/tap.c lib/fmt.c lib/string.c
 HOST_MODS_test_cpuid := arch/x86/cpuid.c arch/x86/tsc.c pmu/pmu.c lib/fmt.c lib/string.c
 HOST_MODS_test_acpi := arch/x86/acpi.c lib/string.c
+HOST_MODS_test_oracle_decode := tests/qemu/oracle_decode.c
 HOST_EXTRA_DEPS_test_string := lib/string.c
 
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))

@@ -335,9 +335,40 @@ def case_no_uart(wd):
     return "results reached the UEFI console"
 
 
+def case_oracle(wd):
+    out = os.path.join(wd, "oracle.txt")
+    r = run(["--oracle", "--oracle-out", out], wd, "oracle", timeout=240)
+    tests, summary, header, text = clean_run(r, "oracle")
+    m = re.search(r"^oracle: (\d+) regions predicted, (\d+) observed, 0 differences, 0 plugin errors",
+                  r["out"], re.M)
+    expect(m, "oracle comparison did not come out clean:\n" + r["out"][-3000:])
+    expect(int(m.group(1)) == int(m.group(2)) > 0, "regions predicted/observed: %s" % m.group(0))
+    names = {t.description for t in tests}
+    for model in ("model.loop4",):
+        expect(model in names, "%s did not run under the oracle" % model)
+    return "%s regions exact in %.1f s" % (m.group(1), r["seconds"])
+
+
+def oracle_negative(fault, quantity):
+    def case(wd):
+        out = os.path.join(wd, "oracle_%s.txt" % fault)
+        r = run(["--oracle", "--oracle-out", out, "--", "oracle-fault=" + fault, "tests=model.*"],
+                wd, "oracle_" + fault, timeout=240)
+        expect(r["rc"] == 1, "a wrong model (%s) must fail the oracle run: rc %d" % (fault, r["rc"]))
+        m = re.search(r"^MISMATCH kernel=(\S+) n=\d+ region=\d+ seq=\d+: (%s)\S* predicted=\S+ observed=\S+$"
+                      % re.escape(quantity), r["out"], re.M)
+        expect(m, "no MISMATCH line naming kernel, %s, predicted and observed:\n%s"
+               % (quantity, r["out"][-3000:]))
+        return m.group(0)
+    return case
+
+
 CASES = [
     ("default run: header, parseable TAP, no failure", case_default),
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
+    ("oracle: every region's model matches what QEMU executed", case_oracle),
+    ("oracle: one load too few is caught", oracle_negative("loads", "loads")),
+    ("oracle: a branch target off by one is caught", oracle_negative("lbr", "lbr")),
     ("bad option: unknown", bad_option("frobnicate=1", "frobnicate=1: unknown option")),
     ("bad option: malformed number", bad_option("reps=12x", "reps=12x:")),
     ("bad option: out of range", bad_option("reps=0", "reps=0: out of range")),

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * oracle_compare SERIAL_LOG ORACLE_OUT: compares every region the firmware predicted
+ * ("# oracle: region ..." lines on serial) with what the QEMU plugin observed ("region ..."
+ * lines), field by field and exactly; checks that the TSC under -icount exceeds the
+ * observed instruction count by the frame overhead the firmware states; fails on any
+ * plugin error, on regions only one side has, and on no region at all. Each difference
+ * is a line naming the kernel, the quantity, predicted and observed. Exit 0 when all agree.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REGIONS	20000
+#define MAX_LINE	8192
+
+static const char *const fields[] = {
+	"insns", "cond_taken", "cond_not_taken", "jumps", "calls", "rets", "far",
+	"loads", "stores", "lines", "pages",
+};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+struct region {
+	unsigned id, seq, vcpu;
+	char kernel[64];
+	uint64_t n, tsc;
+	uint64_t v[NFIELDS];
+	char *lbr;
+	bool matched;
+};
+
+static struct region pred[MAX_REGIONS], obs[MAX_REGIONS];
+static size_t npred, nobs;
+static unsigned long mismatches;
+
+/* Value of key in a line of space-separated key=value tokens, or NULL. */
+static const char *value_of(const char *line, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = line; (p = strstr(p, key)); p += kl) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			const char *v = p + kl + 1;
+
+			*len = strcspn(v, " \r\n");
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static bool get_u64(const char *line, const char *key, uint64_t *out)
+{
+	size_t len;
+	const char *v = value_of(line, key, &len);
+	char *end;
+
+	if (!v || !len)
+		return false;
+	*out = strtoull(v, &end, 10);
+	return end == v + len;
+}
+
+static bool parse_region(const char *line, struct region *r, bool prediction)
+{
+	uint64_t id, seq, vcpu = 0;
+	size_t len;
+	const char *v;
+
+	memset(r, 0, sizeof(*r));
+	if (!get_u64(line, "id", &id) || !get_u64(line, "seq", &seq) ||
+	    (!prediction && !get_u64(line, "vcpu", &vcpu)))
+		return false;
+	r->id = (unsigned)id;
+	r->seq = (unsigned)seq;
+	r->vcpu = (unsigned)vcpu;
+	if (prediction) {
+		if (!get_u64(line, "n", &r->n) || !get_u64(line, "tsc", &r->tsc))
+			return false;
+		v = value_of(line, "kernel", &len);
+		if (!v || len >= sizeof(r->kernel))
+			return false;
+		memcpy(r->kernel, v, len);
+	}
+	for (size_t f = 0; f < NFIELDS; f++)
+		if (!get_u64(line, fields[f], &r->v[f]))
+			return false;
+	v = value_of(line, "lbr", &len);
+	if (!v)
+		return false;
+	r->lbr = strndup(v, len);
+	return r->lbr != NULL;
+}
+
+/* The i-th "from:to" of an lbr list into buf; false past the end. */
+static bool lbr_entry(const char *list, unsigned i, char *buf, size_t size)
+{
+	const char *p = list;
+
+	for (unsigned k = 0; k < i; k++) {
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+		p++;
+	}
+	if (!*p)
+		return false;
+	size_t len = strcspn(p, ",");
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return true;
+}
+
+static void compare(const struct region *p, const struct region *o)
+{
+	for (size_t f = 0; f < NFIELDS; f++) {
+		if (p->v[f] != o->v[f]) {
+			printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: %s predicted=%" PRIu64
+			       " observed=%" PRIu64 "\n", p->kernel, p->n, p->id, p->seq, fields[f],
+			       p->v[f], o->v[f]);
+			mismatches++;
+		}
+	}
+	if (strcmp(p->lbr, o->lbr)) {
+		char a[64], b[64];
+		unsigned i = 0;
+		bool ha, hb;
+
+		do {
+			ha = lbr_entry(p->lbr, i, a, sizeof(a));
+			hb = lbr_entry(o->lbr, i, b, sizeof(b));
+			i++;
+		} while (ha && hb && !strcmp(a, b));
+		printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: lbr[%u] predicted=%s "
+		       "observed=%s\n", p->kernel, p->n, p->id, p->seq, i - 1, ha ? a : "(none)",
+		       hb ? b : "(none)");
+		mismatches++;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static char line[MAX_LINE];
+	FILE *f;
+	long overhead = -1;
+	int icount = 0;
+	bool armed = false, done = false;
+	unsigned long plugin_errors = 0;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: oracle_compare SERIAL_LOG ORACLE_OUT\n");
+		return 2;
+	}
+	f = fopen(argv[1], "r");
+	if (!f) {
+		perror(argv[1]);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "# oracle: ");
+
+		if (!p)
+			continue;
+		p += 10;
+		if (!strncmp(p, "frame ", 6)) {
+			uint64_t o, ic;
+
+			if (get_u64(p, "overhead", &o) && get_u64(p, "icount", &ic)) {
+				overhead = (long)o;
+				icount = (int)ic;
+			}
+		} else if (!strncmp(p, "region ", 7)) {
+			if (npred == MAX_REGIONS || !parse_region(p, &pred[npred], true)) {
+				printf("BAD prediction line: %s", line);
+				mismatches++;
+				continue;
+			}
+			npred++;
+		}
+	}
+	fclose(f);
+
+	f = fopen(argv[2], "r");
+	if (!f) {
+		perror(argv[2]);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "armed ", 6)) {
+			armed = true;
+		} else if (!strncmp(line, "done ", 5)) {
+			done = true;
+		} else if (!strncmp(line, "error ", 6)) {
+			printf("PLUGIN %s", line);
+			plugin_errors++;
+		} else if (!strncmp(line, "region ", 7)) {
+			if (nobs == MAX_REGIONS || !parse_region(line, &obs[nobs], false)) {
+				printf("BAD plugin line: %s", line);
+				mismatches++;
+				continue;
+			}
+			nobs++;
+		}
+	}
+	fclose(f);
+
+	if (!armed) {
+		printf("FAIL the plugin never saw the firmware's ARM marker\n");
+		mismatches++;
+	}
+	if (overhead < 0) {
+		printf("FAIL no '# oracle: frame overhead=' line: was the firmware run with option oracle?\n");
+		mismatches++;
+	}
+	if (npred == 0) {
+		printf("FAIL no region was predicted\n");
+		mismatches++;
+	}
+	for (size_t i = 0; i < npred; i++) {
+		struct region *p = &pred[i];
+		struct region *o = NULL;
+
+		for (size_t k = 0; k < nobs && !o; k++)
+			if (!obs[k].matched && obs[k].id == p->id && obs[k].seq == p->seq &&
+			    obs[k].vcpu == 0)
+				o = &obs[k];
+		if (!o) {
+			printf("MISSING kernel=%s n=%" PRIu64 " region=%u seq=%u: predicted, never "
+			       "observed\n", p->kernel, p->n, p->id, p->seq);
+			mismatches++;
+			continue;
+		}
+		o->matched = true;
+		compare(p, o);
+		if (icount && overhead >= 0 && p->tsc != o->v[0] + (uint64_t)overhead) {
+			printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: frame overhead "
+			       "predicted=%ld observed=%" PRId64 " (tsc %" PRIu64 " - insns %" PRIu64 ")\n",
+			       p->kernel, p->n, p->id, p->seq, overhead,
+			       (int64_t)(p->tsc - o->v[0]), p->tsc, o->v[0]);
+			mismatches++;
+		}
+	}
+	for (size_t k = 0; k < nobs; k++) {
+		if (!obs[k].matched) {
+			printf("UNPREDICTED region=%u seq=%u vcpu=%u: observed, never predicted\n",
+			       obs[k].id, obs[k].seq, obs[k].vcpu);
+			mismatches++;
+		}
+	}
+	printf("oracle: %zu regions predicted, %zu observed, %lu differences, %lu plugin errors%s\n",
+	       npred, nobs, mismatches, plugin_errors, done ? "" : " (plugin summary missing)");
+	return mismatches || plugin_errors ? 1 : 0;
+}
