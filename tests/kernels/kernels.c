@@ -57,23 +57,262 @@ static uint64_t first_visible(uint64_t n)
 	return n > LBR_DEPTH ? n - LBR_DEPTH : 0;
 }
 
-/* loop.S: mov; n x (add, add, dec, jnz); ret. */
-static void predict_loop4(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+/* --- Models shared by the single-loop kernels ------------------------------------------ */
+
+/*
+ * A loop of n iterations closed by one `jnz top` at `jnz`, entered once and left through
+ * the RET at `ret`: the back edge is taken n - 1 times, falls through once; RET is one
+ * return and one load (its stack line is the frame's, already counted).
+ */
+static void loop_common(uint64_t n, const void *jnz, const void *top, const void *ret,
+			uint64_t ret_to, struct exec_counts *c)
 {
-	(void)arg;
-	c->insns += 2 + 4 * n;
 	c->cond_taken += n - 1;
 	c->cond_not_taken += 1;
 	c->rets += 1;
-	c->loads += 1;		/* ret pops the return address */
+	c->loads += 1;
 	for (uint64_t i = first_visible(n); i + 1 < n; i++)
-		exec_taken(c, addr(kernel_loop4_jnz), addr(kernel_loop4_top));
-	exec_taken(c, addr(kernel_loop4_ret), ret_to);
+		exec_taken(c, addr(jnz), addr(top));
+	exec_taken(c, addr(ret), ret_to);
 }
 
-const struct kernel_desc kernel_loop4_desc = {
-	.name = "loop4",
-	.fn = kernel_loop4,
-	.predict = predict_loop4,
-	.insns_per_iter = 4,
+#define LOOP_KERNEL_SYMS(name) \
+	void name(uint64_t n, void *arg); \
+	extern char name##_top[], name##_jnz[], name##_ret[]
+
+/* arith.S */
+LOOP_KERNEL_SYMS(kernel_add_chain);
+LOOP_KERNEL_SYMS(kernel_imul_chain);
+LOOP_KERNEL_SYMS(kernel_div_loop);
+
+/* Loops with no data access: `fixed` + `per_iter` * n instructions. */
+#define ARITH_MODEL(k, per_iter, fixed)							\
+	static void predict_##k(uint64_t n, const void *arg, uint64_t ret_to,		\
+				struct exec_counts *c)					\
+	{										\
+		(void)arg;								\
+		c->insns += (fixed) + (per_iter) * n;					\
+		loop_common(n, k##_jnz, k##_top, k##_ret, ret_to, c);			\
+	}										\
+	const struct kernel_desc k##_desc = {						\
+		.name = #k + 7, .fn = k, .predict = predict_##k,			\
+		.insns_per_iter = (per_iter),						\
+	}
+
+/* loop.S */
+extern char kernel_loop4_top[], kernel_loop4_jnz[], kernel_loop4_ret[];
+ARITH_MODEL(kernel_loop4, 4, 2);
+/* arith.S */
+ARITH_MODEL(kernel_add_chain, 10, 2);
+ARITH_MODEL(kernel_imul_chain, 6, 2);
+ARITH_MODEL(kernel_div_loop, 5, 4);
+
+/* bigcode.S */
+LOOP_KERNEL_SYMS(kernel_bigcode);
+extern const uint64_t kernel_bigcode_insns;
+
+static void predict_bigcode(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	(void)arg;
+	c->insns += 2 + (kernel_bigcode_insns + 2) * n;
+	loop_common(n, kernel_bigcode_jnz, kernel_bigcode_top, kernel_bigcode_ret, ret_to, c);
+}
+
+const struct kernel_desc kernel_bigcode_desc = {
+	.name = "bigcode", .fn = kernel_bigcode, .predict = predict_bigcode,
+	.insns_per_iter = 16384 + 2,
+};
+
+/* store.S: one line per iteration from arg; the lines are consecutive. */
+LOOP_KERNEL_SYMS(kernel_store_nt);
+LOOP_KERNEL_SYMS(kernel_store_ntdq);
+LOOP_KERNEL_SYMS(kernel_store_plain);
+
+static uint64_t pages_spanned(uint64_t start, uint64_t bytes)
+{
+	return bytes ? ((start + bytes - 1) >> 12) - (start >> 12) + 1 : 0;
+}
+
+#define STORE_MODEL(k, per_iter, fixed, stores_per_iter)				\
+	static void predict_##k(uint64_t n, const void *arg, uint64_t ret_to,		\
+				struct exec_counts *c)					\
+	{										\
+		c->insns += (fixed) + (per_iter) * n;					\
+		c->stores += (stores_per_iter) * n;					\
+		c->lines += n;								\
+		c->pages += pages_spanned(addr(arg), 64 * n);				\
+		loop_common(n, k##_jnz, k##_top, k##_ret, ret_to, c);			\
+	}										\
+	const struct kernel_desc k##_desc = {						\
+		.name = #k + 7, .fn = k, .predict = predict_##k,			\
+		.insns_per_iter = (per_iter),						\
+	}
+
+STORE_MODEL(kernel_store_nt, 11, 3, 8);
+STORE_MODEL(kernel_store_ntdq, 7, 4, 4);
+STORE_MODEL(kernel_store_plain, 11, 2, 8);
+
+/* --- chase.S ------------------------------------------------------------------------ */
+
+LOOP_KERNEL_SYMS(kernel_chase);
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t *node_at(uint64_t base, uint64_t stride, uint64_t i)
+{
+	/* Page-stride nodes sit at line offset i % 64 within their page. */
+	uint64_t off = stride >= 4096 ? (i % 64) * 64 : 0;
+
+	return (uint64_t *)(uintptr_t)(base + i * stride + off);
+}
+
+void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed)
+{
+	uint64_t s = seed ? seed : 1;
+
+	/* Sattolo's algorithm over the identity, kept in each node's second quadword, gives
+	 * a permutation that is one cycle; node i then points to node perm(i). */
+	for (uint64_t i = 0; i < nodes; i++)
+		node_at(base, stride, i)[1] = i;
+	for (uint64_t i = nodes - 1; i > 0; i--) {
+		uint64_t j = xorshift64(&s) % i;
+		uint64_t *a = node_at(base, stride, i), *b = node_at(base, stride, j);
+		uint64_t t = a[1];
+
+		a[1] = b[1];
+		b[1] = t;
+	}
+	for (uint64_t i = 0; i < nodes; i++) {
+		uint64_t *n = node_at(base, stride, i);
+
+		n[0] = (uint64_t)(uintptr_t)node_at(base, stride, n[1]);
+	}
+	return node_at(base, stride, 0);
+}
+
+/* Distinct pages of the first `steps` nodes visited, through a bitmap over the pages the
+ * nodes span (the chase never leaves the test buffer). */
+#define CHASE_PAGE_BITMAP_BITS	(1u << 16)	/* 256 MiB of pages */
+static uint8_t page_bitmap[CHASE_PAGE_BITMAP_BITS / 8];
+
+static void predict_chase(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	const uint64_t *node = arg;
+	uint64_t cycle = 0, lo = UINT64_MAX, steps, pages = 0;
+
+	/* The cycle through arg: its length bounds the distinct nodes visited. */
+	do {
+		uint64_t pa = addr(node) >> 12;
+
+		lo = pa < lo ? pa : lo;
+		node = (const uint64_t *)(uintptr_t)node[0];
+		cycle++;
+	} while (node != arg && cycle <= n);
+	steps = n < cycle ? n : cycle;
+	memset(page_bitmap, 0, sizeof(page_bitmap));
+	node = arg;
+	for (uint64_t i = 0; i < steps; i++) {
+		uint64_t p = (addr(node) >> 12) - lo;
+
+		if (p < CHASE_PAGE_BITMAP_BITS && !(page_bitmap[p / 8] & (1u << (p % 8)))) {
+			page_bitmap[p / 8] |= (uint8_t)(1u << (p % 8));
+			pages++;
+		}
+		node = (const uint64_t *)(uintptr_t)node[0];
+	}
+	c->insns += 2 + 3 * n;
+	c->loads += n;
+	c->lines += steps;	/* one node per line at least */
+	c->pages += pages;
+	loop_common(n, kernel_chase_jnz, kernel_chase_top, kernel_chase_ret, ret_to, c);
+}
+
+const struct kernel_desc kernel_chase_desc = {
+	.name = "chase", .fn = kernel_chase, .predict = predict_chase, .insns_per_iter = 3,
+};
+
+/* --- branch.S ------------------------------------------------------------------------ */
+
+void kernel_branch_pattern(uint64_t n, void *arg);
+extern char kernel_branch_pattern_top[], kernel_branch_pattern_jc[], kernel_branch_pattern_skip[];
+extern char kernel_branch_pattern_jnz[], kernel_branch_pattern_ret[];
+void kernel_branch_lfsr(uint64_t n, void *arg);
+extern char kernel_branch_lfsr_top[], kernel_branch_lfsr_jb[], kernel_branch_lfsr_skip[];
+extern char kernel_branch_lfsr_jnz[], kernel_branch_lfsr_ret[];
+
+/* The argument struct: 2 loads from one line and page of its own. */
+static void branch_arg_access(const void *arg, struct exec_counts *c)
+{
+	c->loads += 2;
+	c->lines += (addr(arg) >> 6) == ((addr(arg) + 15) >> 6) ? 1 : 2;
+	c->pages += pages_spanned(addr(arg), 16);
+}
+
+/* Iteration i's pattern branch (taken or not), then the back edge (all but the last). */
+static void branch_iteration(struct exec_counts *c, bool taken, const char *jcc,
+			     const char *skip, const char *jnz, const char *top, bool last)
+{
+	if (taken) {
+		c->cond_taken++;
+		exec_taken(c, addr(jcc), addr(skip));
+	} else {
+		c->cond_not_taken++;
+		c->insns++;		/* the NOP it falls through */
+	}
+	if (!last)
+		exec_taken(c, addr(jnz), addr(top));
+}
+
+static void predict_branch_pattern(uint64_t n, const void *arg, uint64_t ret_to,
+				   struct exec_counts *c)
+{
+	const struct branch_pattern *p = arg;
+
+	c->insns += 6 + 7 * n;
+	branch_arg_access(arg, c);
+	for (uint64_t i = 0; i < n; i++)
+		branch_iteration(c, (p->bits >> (i % p->period)) & 1, kernel_branch_pattern_jc,
+				 kernel_branch_pattern_skip, kernel_branch_pattern_jnz,
+				 kernel_branch_pattern_top, i + 1 == n);
+	c->cond_taken += n - 1;		/* back edge */
+	c->cond_not_taken += 1;
+	c->rets += 1;
+	c->loads += 1;
+	exec_taken(c, addr(kernel_branch_pattern_ret), ret_to);
+}
+
+const struct kernel_desc kernel_branch_pattern_desc = {
+	.name = "branch_pattern", .fn = kernel_branch_pattern,
+	.predict = predict_branch_pattern, .insns_per_iter = 7,
+};
+
+static void predict_branch_lfsr(uint64_t n, const void *arg, uint64_t ret_to,
+				struct exec_counts *c)
+{
+	const struct branch_lfsr *p = arg;
+	uint64_t s = p->state;
+
+	c->insns += 4 + 10 * n;
+	branch_arg_access(arg, c);
+	for (uint64_t i = 0; i < n; i++) {
+		s = lfsr_step(s, p->taps);
+		branch_iteration(c, s & 1, kernel_branch_lfsr_jb, kernel_branch_lfsr_skip,
+				 kernel_branch_lfsr_jnz, kernel_branch_lfsr_top, i + 1 == n);
+	}
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->rets += 1;
+	c->loads += 1;
+	exec_taken(c, addr(kernel_branch_lfsr_ret), ret_to);
+}
+
+const struct kernel_desc kernel_branch_lfsr_desc = {
+	.name = "branch_lfsr", .fn = kernel_branch_lfsr, .predict = predict_branch_lfsr,
+	.insns_per_iter = 10,
 };

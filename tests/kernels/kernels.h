@@ -47,11 +47,46 @@ struct kernel_desc {
 	uint64_t insns_per_iter;
 };
 
-extern const struct kernel_desc kernel_loop4_desc;
+/* The kernels (models in kernels.c, code in the .S files named). */
+extern const struct kernel_desc kernel_loop4_desc;		/* loop.S */
+extern const struct kernel_desc kernel_add_chain_desc;		/* arith.S */
+extern const struct kernel_desc kernel_imul_chain_desc;
+extern const struct kernel_desc kernel_div_loop_desc;
+extern const struct kernel_desc kernel_chase_desc;		/* chase.S: arg = first node */
+extern const struct kernel_desc kernel_branch_pattern_desc;	/* branch.S: arg = branch_pattern */
+extern const struct kernel_desc kernel_branch_lfsr_desc;	/* arg = branch_lfsr */
+extern const struct kernel_desc kernel_store_nt_desc;		/* store.S: arg = 64-byte aligned */
+extern const struct kernel_desc kernel_store_ntdq_desc;
+extern const struct kernel_desc kernel_store_plain_desc;
+extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
 
-/* tests/kernels/loop.S */
 void kernel_loop4(uint64_t n, void *arg);
-extern char kernel_loop4_top[], kernel_loop4_jnz[], kernel_loop4_ret[];
+
+/* kernel_branch_pattern's argument: iteration i takes the branch iff bit (i % period). */
+struct branch_pattern {
+	uint64_t bits;
+	uint64_t period;	/* 1..64 */
+};
+
+/* kernel_branch_lfsr's argument: a Galois LFSR (state != 0), stepped before each branch. */
+struct branch_lfsr {
+	uint64_t state;
+	uint64_t taps;
+};
+#define LFSR64_TAPS	0xd800000000000000ULL	/* x^64 + x^63 + x^61 + x^60 + 1 */
+
+/* One LFSR step, as kernel_branch_lfsr does it. */
+static inline uint64_t lfsr_step(uint64_t s, uint64_t taps)
+{
+	return (s >> 1) ^ ((s & 1) ? taps : 0);
+}
+
+/*
+ * Pointer-chase layout: `nodes` nodes `stride` bytes apart from `base` (64: one per line;
+ * 4096: one per page, each at a different line offset so they spread over cache sets),
+ * linked in one cycle in Sattolo-random order (seeded, so runs repeat). Returns the first.
+ */
+void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed);
 
 /*
  * tests/kernels/frame.S: the measurement frame. frame_tsc() runs k(n, arg) in frame slot

@@ -344,8 +344,12 @@ def case_oracle(wd):
     expect(m, "oracle comparison did not come out clean:\n" + r["out"][-3000:])
     expect(int(m.group(1)) == int(m.group(2)) > 0, "regions predicted/observed: %s" % m.group(0))
     names = {t.description for t in tests}
-    for model in ("model.loop4",):
-        expect(model in names, "%s did not run under the oracle" % model)
+    for model in ("loop4", "add_chain", "imul_chain", "div_loop", "chase_line_4k",
+                  "chase_line_256k", "chase_line_buffer", "chase_page_256k", "chase_page_buffer",
+                  "branch_always", "branch_never", "branch_alternating", "branch_period3",
+                  "branch_period17", "branch_period64", "branch_lfsr", "store_nt", "store_ntdq",
+                  "store_plain", "bigcode"):
+        expect("model." + model in names, "model.%s did not run under the oracle" % model)
     return "%s regions exact in %.1f s" % (m.group(1), r["seconds"])
 
 

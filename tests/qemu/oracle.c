@@ -181,13 +181,21 @@ static void report_error(unsigned vcpu_index, const char *what, unsigned id)
 	__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
 }
 
-/* At the start of every executed (instrumented) block. */
+/*
+ * At the start of every executed (instrumented) block.
+ *
+ * A block that starts at the previous block's last instruction re-enters it: either a REP
+ * string instruction's next iteration, or an instruction QEMU 7.2 abandoned at a page
+ * boundary (the i386 translator drops a non-first instruction that crosses into the next
+ * page, but the plugin's instruction list keeps it). Either way that instruction retires
+ * once, and no branch ended the previous block.
+ */
 static void tb_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct tb_info *tb = udata;
 	const struct tb_info *prev = v->prev;
-	bool rep_cont = false;
+	bool reentered = false;
 
 	v->tb_serial++;
 	v->prev = tb;
@@ -196,8 +204,8 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 	if (prev) {
 		uint64_t pc = tb->vaddr;
 
-		if (prev->last_rep && pc == prev->last_vaddr) {
-			rep_cont = true;	/* the next iteration of the same REP instruction */
+		if (pc == prev->last_vaddr) {
+			reentered = true;
 		} else {
 			switch (prev->last_kind) {
 			case INSN_COND:
@@ -216,9 +224,9 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 			}
 		}
 	}
-	if (!rep_cont)
+	if (!(reentered && prev->last_rep))
 		v->base_serial = v->tb_serial;
-	v->c.insns += tb->n - (rep_cont ? 1 : 0);
+	v->c.insns += tb->n - (reentered ? 1 : 0);
 }
 
 static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
