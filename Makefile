@@ -23,10 +23,11 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector -fp
 	-Wall -Wextra -Werror -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64 \
 	-DPMUBOOT_VERSION='"$(VERSION)"' -DPMUBOOT_GIT='"$(GIT)"' -MMD -MP
 ASFLAGS := -g -I. -MMD -MP
-LDFLAGS := -nostdlib -znocombreloc -T $(LDSCRIPT) -shared -Bsymbolic -L$(EFI_LIB)
+# -z defs: an undefined symbol must fail the link, not become a call to address 0.
+LDFLAGS := -nostdlib -znocombreloc -z defs -T $(LDSCRIPT) -shared -Bsymbolic -L$(EFI_LIB)
 
 SRCS_C := $(wildcard boot/*.c arch/x86/*.c lib/*.c pmu/*.c tests/*.c tests/kernels/*.c)
-SRCS_S := $(wildcard arch/x86/*.S tests/kernels/*.S)
+SRCS_S := $(wildcard arch/x86/*.S pmu/*.S tests/kernels/*.S)
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 
 EFI    := $(BUILD)/pmuboot.efi
@@ -81,7 +82,7 @@ HOST_TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I.
 $(PLUGIN_HDR): tests/qemu/fetch-plugin-header.sh
 	tests/qemu/fetch-plugin-header.sh $(QEMU_SRC)
 
-$(ORACLE_SO): $(ORACLE_SRCS) tests/qemu/oracle_decode.h tests/kernels/oracle_tag.h $(PLUGIN_HDR)
+$(ORACLE_SO): $(ORACLE_SRCS) tests/qemu/oracle_decode.h lib/oracle_tag.h $(PLUGIN_HDR)
 	$(HOST_CC) $(HOST_TOOL_CFLAGS) -shared -fPIC -I$(QEMU_SRC) -o $@ $(ORACLE_SRCS) -lpthread
 
 $(ORACLE_CMP): tests/qemu/oracle_compare.c

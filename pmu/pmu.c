@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Core PMU discovery from CPUID leaf 0AH. */
+/* Core PMU capability decode (pure): CPUID.0AH, PERF_CAPABILITIES, microarchitecture. */
 #include "pmu/pmu.h"
+#include "arch/x86/msr.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 
@@ -16,23 +17,159 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 	p->ecx = r.ecx;
 	p->edx = r.edx;
 	p->version = PMU_EAX_VERSION(r.eax);
+	if (p->version == 0)
+		return;
 	p->num_gp = PMU_EAX_NUM_GP(r.eax);
 	p->gp_width = PMU_EAX_GP_WIDTH(r.eax);
 	p->ebx_len = PMU_EAX_EBX_LEN(r.eax);
-	/* Fixed counters are enumerated in EDX from version 2 on (SDM Vol. 3B 18.2.2). */
+	/* EBX bit i set = architectural event i NOT available, for i < EBX length. */
+	for (unsigned i = 0; i < p->ebx_len && i < 32; i++)
+		if (!(r.ebx & (1U << i)))
+			p->events |= 1U << i;
+	/* Fixed counters are enumerated in EDX from version 2 on (SDM Vol. 3B 18.2.2); on
+	 * version 5 ECX is a bitmap of fixed counters, any one of which may exist beyond
+	 * EDX[4:0] (SDM 18.2.5). */
 	if (p->version >= 2) {
 		p->num_fixed = PMU_EDX_NUM_FIXED(r.edx);
 		p->fixed_width = PMU_EDX_FIXED_WIDTH(r.edx);
+		for (unsigned i = 0; i < p->num_fixed && i < 32; i++)
+			p->fixed_mask |= 1U << i;
+		if (p->version >= 5)
+			p->fixed_mask |= r.ecx;
+		p->fixed_mask &= (1U << PMU_MAX_FIXED) - 1;
+		/* Counters run from 0 to the highest one present. */
+		while (p->num_fixed < PMU_MAX_FIXED && (p->fixed_mask >> p->num_fixed))
+			p->num_fixed++;
+	}
+	if (p->num_gp > PMU_MAX_GP)
+		p->num_gp = PMU_MAX_GP;
+	if (p->num_fixed > PMU_MAX_FIXED)
+		p->num_fixed = PMU_MAX_FIXED;
+}
+
+void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t v)
+{
+	p->perf_caps = v;
+	p->lbr_format = (unsigned)(v & PERF_CAP_LBR_FMT);
+	p->pebs_trap = v & PERF_CAP_PEBS_TRAP;
+	p->pebs_arch_reg = v & PERF_CAP_PEBS_ARCH_REG;
+	p->pebs_format = (unsigned)((v & PERF_CAP_PEBS_FORMAT) >> 8);
+	p->freeze_while_smm = v & PERF_CAP_FREEZE_WHILE_SMM;
+	p->full_width_write = v & PERF_CAP_FW_WRITE;
+}
+
+/* Intel family 6 models (SDM Vol. 4 Table 2-1 and the processor identification tables). */
+static const struct {
+	uint8_t model;
+	enum pmu_uarch uarch;
+} models[] = {
+	{ 0x1a, UARCH_NEHALEM }, { 0x1e, UARCH_NEHALEM }, { 0x1f, UARCH_NEHALEM },
+	{ 0x2e, UARCH_NEHALEM },
+	{ 0x25, UARCH_WESTMERE }, { 0x2c, UARCH_WESTMERE }, { 0x2f, UARCH_WESTMERE },
+	{ 0x2a, UARCH_SANDY_BRIDGE }, { 0x2d, UARCH_SANDY_BRIDGE },
+	{ 0x3a, UARCH_IVY_BRIDGE }, { 0x3e, UARCH_IVY_BRIDGE },
+	{ 0x3c, UARCH_HASWELL }, { 0x3f, UARCH_HASWELL }, { 0x45, UARCH_HASWELL },
+	{ 0x46, UARCH_HASWELL },
+	{ 0x3d, UARCH_BROADWELL }, { 0x47, UARCH_BROADWELL }, { 0x4f, UARCH_BROADWELL },
+	{ 0x56, UARCH_BROADWELL },
+	{ 0x4e, UARCH_SKYLAKE }, { 0x5e, UARCH_SKYLAKE }, { 0x55, UARCH_SKYLAKE_X },
+	{ 0x8e, UARCH_KABY_LAKE }, { 0x9e, UARCH_KABY_LAKE }, { 0xa5, UARCH_KABY_LAKE },
+	{ 0xa6, UARCH_KABY_LAKE },
+	{ 0x66, UARCH_CANNON_LAKE },
+	{ 0x7d, UARCH_ICE_LAKE }, { 0x7e, UARCH_ICE_LAKE }, { 0x6a, UARCH_ICE_LAKE_X },
+	{ 0x6c, UARCH_ICE_LAKE_X },
+	{ 0x8c, UARCH_TIGER_LAKE }, { 0x8d, UARCH_TIGER_LAKE }, { 0xa7, UARCH_ROCKET_LAKE },
+	{ 0x97, UARCH_ALDER_LAKE }, { 0x9a, UARCH_ALDER_LAKE },
+	{ 0xb7, UARCH_RAPTOR_LAKE }, { 0xba, UARCH_RAPTOR_LAKE }, { 0xbf, UARCH_RAPTOR_LAKE },
+	{ 0xaa, UARCH_METEOR_LAKE }, { 0xac, UARCH_METEOR_LAKE },
+	{ 0x8f, UARCH_SAPPHIRE_RAPIDS }, { 0xcf, UARCH_EMERALD_RAPIDS },
+	{ 0xad, UARCH_GRANITE_RAPIDS }, { 0xae, UARCH_GRANITE_RAPIDS },
+	{ 0x1c, UARCH_BONNELL }, { 0x26, UARCH_BONNELL }, { 0x27, UARCH_SALTWELL },
+	{ 0x35, UARCH_SALTWELL }, { 0x36, UARCH_SALTWELL },
+	{ 0x37, UARCH_SILVERMONT }, { 0x4a, UARCH_SILVERMONT }, { 0x4d, UARCH_SILVERMONT },
+	{ 0x5a, UARCH_SILVERMONT }, { 0x5d, UARCH_SILVERMONT }, { 0x4c, UARCH_AIRMONT },
+	{ 0x5c, UARCH_GOLDMONT }, { 0x5f, UARCH_GOLDMONT }, { 0x7a, UARCH_GOLDMONT_PLUS },
+	{ 0x86, UARCH_TREMONT }, { 0x96, UARCH_TREMONT }, { 0x9c, UARCH_TREMONT },
+	{ 0xbe, UARCH_GRACEMONT }, { 0xaf, UARCH_SIERRA_FOREST },
+	{ 0x57, UARCH_KNIGHTS_LANDING }, { 0x85, UARCH_KNIGHTS_MILL },
+};
+
+enum pmu_uarch pmu_uarch_from_model(uint32_t family, uint32_t model)
+{
+	if (family != 6)
+		return UARCH_UNKNOWN;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (models[i].model == model)
+			return models[i].uarch;
+	return UARCH_UNKNOWN;
+}
+
+const char *pmu_uarch_name(enum pmu_uarch u)
+{
+	static const char *const names[] = {
+		[UARCH_UNKNOWN] = "unknown", [UARCH_NEHALEM] = "Nehalem",
+		[UARCH_WESTMERE] = "Westmere", [UARCH_SANDY_BRIDGE] = "Sandy Bridge",
+		[UARCH_IVY_BRIDGE] = "Ivy Bridge", [UARCH_HASWELL] = "Haswell",
+		[UARCH_BROADWELL] = "Broadwell", [UARCH_SKYLAKE] = "Skylake",
+		[UARCH_SKYLAKE_X] = "Skylake-SP/Cascade Lake/Cooper Lake",
+		[UARCH_KABY_LAKE] = "Kaby/Coffee/Comet Lake", [UARCH_CANNON_LAKE] = "Cannon Lake",
+		[UARCH_ICE_LAKE] = "Ice Lake", [UARCH_ICE_LAKE_X] = "Ice Lake-SP",
+		[UARCH_TIGER_LAKE] = "Tiger Lake", [UARCH_ROCKET_LAKE] = "Rocket Lake",
+		[UARCH_ALDER_LAKE] = "Alder Lake", [UARCH_RAPTOR_LAKE] = "Raptor Lake",
+		[UARCH_METEOR_LAKE] = "Meteor Lake", [UARCH_SAPPHIRE_RAPIDS] = "Sapphire Rapids",
+		[UARCH_EMERALD_RAPIDS] = "Emerald Rapids", [UARCH_GRANITE_RAPIDS] = "Granite Rapids",
+		[UARCH_BONNELL] = "Bonnell (Atom)", [UARCH_SALTWELL] = "Saltwell (Atom)",
+		[UARCH_SILVERMONT] = "Silvermont (Atom)", [UARCH_AIRMONT] = "Airmont (Atom)",
+		[UARCH_GOLDMONT] = "Goldmont (Atom)", [UARCH_GOLDMONT_PLUS] = "Goldmont Plus (Atom)",
+		[UARCH_TREMONT] = "Tremont (Atom)", [UARCH_GRACEMONT] = "Gracemont (Atom)",
+		[UARCH_SIERRA_FOREST] = "Sierra Forest (Crestmont)",
+		[UARCH_KNIGHTS_LANDING] = "Knights Landing", [UARCH_KNIGHTS_MILL] = "Knights Mill",
+	};
+
+	return (unsigned)u < sizeof(names) / sizeof(names[0]) && names[u] ? names[u] : "unknown";
+}
+
+const char *pmu_core_type_name(uint8_t t)
+{
+	switch (t) {
+	case HYBRID_CORE_ATOM: return "Atom (E-core)";
+	case HYBRID_CORE_CORE: return "Core (P-core)";
+	case 0: return "not hybrid";
+	default: return "unknown core type";
 	}
 }
 
-void pmu_probe(const struct cpu_info *cpu)
+uint64_t pmu_gp_mask(const struct pmu_caps *p)
 {
-	struct cpuid_regs r = { 0, 0, 0, 0 };
+	return p->num_gp ? (~0ULL >> (64 - p->num_gp)) : 0;
+}
 
-	if (cpu->max_leaf >= CPUID_LEAF_PMU)
-		r = cpuid_count(CPUID_LEAF_PMU, 0);
-	pmu_caps_decode(&pmu, cpu, r);
+uint64_t pmu_fixed_mask(const struct pmu_caps *p)
+{
+	return (uint64_t)p->fixed_mask << 32;
+}
+
+void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line))
+{
+	char b[200];
+
+	fmt_snprintf(b, sizeof(b), "version %u, %u GP x %u bits, %u fixed x %u bits (mask 0x%x), "
+		     "arch events 0x%x of %u (CPUID.0AH EAX=0x%x EBX=0x%x ECX=0x%x EDX=0x%x)",
+		     p->version, p->num_gp, p->gp_width, p->num_fixed, p->fixed_width, p->fixed_mask,
+		     p->events, p->ebx_len, p->eax, p->ebx, p->ecx, p->edx);
+	print(b);
+	if (p->has_perf_caps)
+		fmt_snprintf(b, sizeof(b), "PERF_CAPABILITIES 0x%llx: LBR format %u, PEBS format %u "
+			     "trap %d arch-regs %d, freeze-while-SMM %d, full-width writes %d",
+			     (unsigned long long)p->perf_caps, p->lbr_format, p->pebs_format,
+			     p->pebs_trap, p->pebs_arch_reg, p->freeze_while_smm, p->full_width_write);
+	else
+		fmt_snprintf(b, sizeof(b), "PERF_CAPABILITIES: absent (CPUID.1:ECX.PDCM clear)");
+	print(b);
+	fmt_snprintf(b, sizeof(b), "microarchitecture %s%s%s", pmu_uarch_name(p->uarch),
+		     p->hybrid ? ", hybrid, this core: " : "",
+		     p->hybrid ? pmu_core_type_name(p->core_type) : "");
+	print(b);
 }
 
 const char *pmu_unavailable_reason(bool force)

@@ -1,37 +1,424 @@
 /* SPDX-License-Identifier: MIT */
-/* First core-PMU checks: enumeration and RDPMC. They SKIP where CPUID says there is no PMU
- * and, with force-pmu, run anyway and must FAIL there. */
+/*
+ * Core PMU checks: enumeration, programming rules, architectural events on every GP and
+ * fixed counter against the calibrated loop, widths, overflow and PMI. They SKIP where
+ * CPUID reports no PMU and, with force-pmu, run anyway and must FAIL there.
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
-#include "pmu/pmu.h"
+#include "arch/x86/tsc.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/stats.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
+#include "pmu/frame.h"
+#include "pmu/pmi.h"
 #include "tests/checks.h"
+#include "tests/measure.h"
+#include "tests/pmu_run.h"
+
+#define PMU_N		100000ULL	/* calibrated-loop iterations for event checks */
+#define PMU_REPS	5
+
+static const char *no_pmu(void)
+{
+	return pmu_unavailable_reason(plat.opt.force_pmu);
+}
+
+/* Counter-programming checks need GLOBAL_CTRL (version 2+) for the measurement frame. */
+static const char *no_global_ctrl(void)
+{
+	if (no_pmu())
+		return no_pmu();
+	if (pmu.version < 2 && !plat.opt.force_pmu)
+		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
+	return NULL;
+}
 
 enum check_status check_pmu_arch_version(struct check_ctx *c)
 {
-	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
-
-	if (why)
-		return check_skip(c, "%s", why);
+	if (no_pmu())
+		return check_skip(c, "%s", no_pmu());
 	if (pmu.version < 1 || pmu.num_gp < 1)
 		return check_fail(c, "measured=version %u, %u GP counters (CPUID.0AH:EAX=0x%x) "
 				  "expected=version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
 				  pmu.eax);
-	return check_pass(c, "measured=version %u, %u GP x %u bits, %u fixed x %u bits "
+	return check_pass(c, "measured=version %u, %u GP x %u bits, %u fixed x %u bits, %s "
 			  "expected=version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
-			  pmu.gp_width, pmu.num_fixed, pmu.fixed_width);
+			  pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu_uarch_name(pmu.uarch));
 }
 
 enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
 {
-	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
-	uint64_t v;
+	uint64_t v, m;
 	int fault;
 
-	if (why)
-		return check_skip(c, "%s", why);
+	if (no_pmu())
+		return check_skip(c, "%s", no_pmu());
 	fault = rdpmc_safe(0, &v);
 	if (fault)
 		return check_fail(c, "measured=fault vector %d expected=no fault ecx=0", fault);
-	return check_pass(c, "measured=no fault (PMC0=0x%llx) expected=no fault ecx=0",
+	fault = rdmsr_safe(MSR_IA32_PMC0, &m);
+	if (fault)
+		return check_fail(c, "measured=RDMSR IA32_PMC0 fault vector %d expected=no fault", fault);
+	/* Nothing is counting: both reads must agree. */
+	if ((v & pmu_gp_width_mask(&pmu)) != (m & pmu_gp_width_mask(&pmu)))
+		return check_fail(c, "measured=RDPMC 0x%llx RDMSR 0x%llx expected=equal",
+				  (unsigned long long)v, (unsigned long long)m);
+	return check_pass(c, "measured=RDPMC = RDMSR = 0x%llx expected=equal, no fault",
 			  (unsigned long long)v);
+}
+
+/* --- The PMU measurement frame under -icount ------------------------------------------ */
+
+enum check_status check_pmu_frame(struct check_ctx *c)
+{
+	static uint64_t v[100];
+	const struct kernel_desc *k = &kernel_loop4_desc;
+	uint64_t ctrl, a, b;
+	struct u64_stats st;
+
+	if (icount_unavailable())
+		return check_skip(c, "%s", icount_unavailable());
+	if (rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl))
+		return check_skip(c, "IA32_PERF_GLOBAL_CTRL faults: the PMU frame cannot run here");
+	/* Counting stays off (enable = 0): this measures the frame itself through the TSC. */
+	a = measure_kernel_pmu(k, 1000, NULL, 0).tsc;
+	b = measure_kernel_pmu(k, 2000, NULL, 0).tsc;
+	if (b - a != 4000)
+		return check_fail(c, "measured=count(2N)-count(N)=%llu expected=4000 N=1000",
+				  (unsigned long long)(b - a));
+	for (unsigned i = 0; i < 100; i++)
+		v[i] = measure_kernel_pmu(k, 1000, NULL, 0).tsc;
+	u64_stats(v, 100, &st);
+	if (st.min != st.max)
+		return check_fail(c, "measured=spread %llu over 100 reps expected=0",
+				  (unsigned long long)(st.max - st.min));
+	return check_pass(c, "measured=4000 and spread 0 over 100 reps expected=4000 and 0 "
+			  "(window adds %d instructions; oracle region = kernel + %d)",
+			  PMU_FRAME_INSNS, PMU_FRAME_REGION_INSNS);
+}
+
+/* --- Architectural events on every GP counter -------------------------------------- */
+
+/* Instance i: event i / GP_SLOTS on GP counter i % GP_SLOTS. */
+#define GP_SLOTS	PMU_MAX_GP
+
+static unsigned gp_counters(void)
+{
+	return pmu.num_gp ? pmu.num_gp : 1;	/* one instance to SKIP or FAIL without a PMU */
+}
+
+unsigned pmu_arch_instances(void)
+{
+	return NR_ARCH_EVENTS * gp_counters();
+}
+
+void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
+{
+	fmt_snprintf(buf, len, "%s.gp%u", arch_events[i / gp_counters()].name, i % gp_counters());
+}
+
+struct expectation {
+	uint64_t lo, hi;	/* inclusive range for the differential */
+	const char *why;
+};
+
+/* What the calibrated loop's extra N iterations must add to each architectural event. */
+static struct expectation expect_for(enum arch_event ev, uint64_t n, uint64_t tsc_diff)
+{
+	switch (ev) {
+	case ARCH_EVENT_INSTRUCTIONS:
+		return (struct expectation){ 4 * n, 4 * n, "4 instructions per iteration" };
+	case ARCH_EVENT_BRANCHES:
+		return (struct expectation){ n, n, "1 branch per iteration" };
+	case ARCH_EVENT_CORE_CYCLES:
+		/* The dec/jnz chain carries a 1-cycle dependency: at least one cycle per
+		 * iteration; 16 is far beyond any core running the loop. */
+		return (struct expectation){ n, 16 * n, "1..16 cycles per iteration" };
+	case ARCH_EVENT_REF_CYCLES:
+		/* Reference cycles tick at the TSC rate on the parts this targets. */
+		return (struct expectation){ tsc_diff - tsc_diff / 4, tsc_diff + tsc_diff / 4,
+					     "within 25% of the TSC" };
+	case ARCH_EVENT_TOPDOWN_SLOTS:
+		return (struct expectation){ n, 8 * 16 * n, "1..128 slots per iteration" };
+	case ARCH_EVENT_BRANCH_MISSES:
+		return (struct expectation){ 0, n / 100 + 16, "the loop branch predicts" };
+	default:	/* LLC references and misses: the loop touches no data */
+		return (struct expectation){ 0, 64, "no data accesses" };
+	}
+}
+
+enum check_status check_pmu_arch_event(struct check_ctx *c)
+{
+	enum arch_event ev = (enum arch_event)(c->instance / gp_counters());
+	unsigned idx = c->instance % gp_counters();
+	struct ctr_cfg cfg = { .fixed = false, .idx = idx, .evtsel = pmu_os_evtsel(ev) };
+	char err[PMU_ERR_LEN];
+	uint64_t diff, tsc_diff;
+	struct expectation e;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (!plat.opt.force_pmu && !(pmu.events & (1U << ev)))
+		return check_skip(c, "CPUID.0AH:EBX[%d]=1 or beyond EBX length %u: %s not available",
+				  ev, pmu.ebx_len, arch_events[ev].name);
+	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, &diff,
+				 &tsc_diff, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=event %02XH/%02XH counted", err,
+				  arch_events[ev].event, arch_events[ev].umask);
+	e = expect_for(ev, PMU_N, tsc_diff);
+	if (diff < e.lo || diff > e.hi)
+		return check_fail(c, "measured=%llu expected=%llu..%llu (%s) N=%llu event=%02XH/%02XH",
+				  (unsigned long long)diff, (unsigned long long)e.lo,
+				  (unsigned long long)e.hi, e.why, PMU_N, arch_events[ev].event,
+				  arch_events[ev].umask);
+	return check_pass(c, "measured=%llu expected=%llu..%llu (%s) N=%llu",
+			  (unsigned long long)diff, (unsigned long long)e.lo,
+			  (unsigned long long)e.hi, e.why, PMU_N);
+}
+
+/* --- Fixed counters ------------------------------------------------------------------ */
+
+static unsigned fixed_counters(void)
+{
+	return pmu.num_fixed ? pmu.num_fixed : 1;
+}
+
+unsigned pmu_fixed_instances(void)
+{
+	return fixed_counters();
+}
+
+void pmu_fixed_instance_name(unsigned i, char *buf, size_t len)
+{
+	fmt_snprintf(buf, len, "fixed%u", i);
+}
+
+enum check_status check_pmu_fixed(struct check_ctx *c)
+{
+	unsigned idx = c->instance;
+	static const enum arch_event fixed_event[] = {
+		ARCH_EVENT_INSTRUCTIONS, ARCH_EVENT_CORE_CYCLES, ARCH_EVENT_REF_CYCLES,
+		ARCH_EVENT_TOPDOWN_SLOTS,
+	};
+	struct ctr_cfg cfg = { .fixed = true, .idx = idx, .fixed_ctrl = FIXED_CTR_CTRL_OS };
+	char err[PMU_ERR_LEN];
+	uint64_t diff, tsc_diff;
+	struct expectation e;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (!plat.opt.force_pmu && (pmu.version < 2 || !(pmu.fixed_mask & (1U << idx))))
+		return check_skip(c, "no fixed counter %u (version %u, mask 0x%x)", idx, pmu.version,
+				  pmu.fixed_mask);
+	if (idx >= sizeof(fixed_event) / sizeof(fixed_event[0]))
+		return check_skip(c, "fixed counter %u has no architectural event pmuboot knows", idx);
+	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, &diff,
+				 &tsc_diff, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=fixed counter %u counted", err, idx);
+	e = expect_for(fixed_event[idx], PMU_N, tsc_diff);
+	if (diff < e.lo || diff > e.hi)
+		return check_fail(c, "measured=%llu expected=%llu..%llu (%s, %s) N=%llu",
+				  (unsigned long long)diff, (unsigned long long)e.lo,
+				  (unsigned long long)e.hi, arch_events[fixed_event[idx]].name, e.why,
+				  PMU_N);
+	return check_pass(c, "measured=%llu expected=%llu..%llu (%s, %s) N=%llu",
+			  (unsigned long long)diff, (unsigned long long)e.lo, (unsigned long long)e.hi,
+			  arch_events[fixed_event[idx]].name, e.why, PMU_N);
+}
+
+/* --- Programming rules ------------------------------------------------------------- */
+
+enum check_status check_pmu_reserved_bits(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t bad = ARCH_PERFMON_EVENTSEL_ENABLE | (1ULL << 32);
+	int v;
+
+	if (no_pmu())
+		return check_skip(c, "%s", no_pmu());
+	/* The library refuses before any WRMSR ... */
+	if (pmu_gp_program(&pmu, 0, bad, 0, err, sizeof(err)) != PMU_EARG)
+		return check_fail(c, "measured=accepted expected=library refuses PERFEVTSEL 0x%llx",
+				  (unsigned long long)bad);
+	/* ... and the CPU faults when one is tried anyway. */
+	v = wrmsr_safe(MSR_IA32_PERFEVTSEL0, bad);
+	if (v != X86_TRAP_GP) {
+		wrmsr_safe(MSR_IA32_PERFEVTSEL0, 0);
+		return check_fail(c, "measured=%s expected=#GP(13) for PERFEVTSEL0=0x%llx",
+				  v ? "other fault" : "no fault", (unsigned long long)bad);
+	}
+	return check_pass(c, "measured=refused by the library, #GP(13) from the CPU expected=both "
+			  "value=0x%llx", (unsigned long long)bad);
+}
+
+enum check_status check_pmu_width(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t v, expect = pmu_legacy_write_result(0x80000000ULL, pmu.gp_width);
+	uint64_t sel = 0;
+	int r;
+
+	if (no_pmu())
+		return check_skip(c, "%s", no_pmu());
+	if (pmu.gp_width < 32)
+		return check_fail(c, "measured=GP counter width %u (CPUID.0AH:EAX[23:16]) expected=at "
+				  "least 32 bits", pmu.gp_width);
+	/* Legacy writes: bits 31:0, bit 31 copied upward to the counter width. */
+	if ((r = wrmsr_safe(MSR_IA32_PERFEVTSEL0, sel)) || (r = wrmsr_safe(MSR_IA32_PMC0, 0x80000000ULL)) ||
+	    (r = rdmsr_safe(MSR_IA32_PMC0, &v)))
+		return check_fail(c, "measured=fault vector %d expected=legacy PMC0 write and read", r);
+	if (v != expect)
+		return check_fail(c, "measured=0x%llx expected=0x%llx (legacy write of 0x80000000 "
+				  "sign-extends to %u bits)", (unsigned long long)v,
+				  (unsigned long long)expect, pmu.gp_width);
+	/* Full-width writes only where PERF_CAPABILITIES advertises them. */
+	if (pmu.full_width_write) {
+		uint64_t want = (1ULL << (pmu.gp_width - 1)) | 0x12345678ULL;
+
+		if ((r = pmu_gp_write(&pmu, 0, want, err, sizeof(err))) || (r = pmu_gp_read(&pmu, 0, &v)))
+			return check_fail(c, "measured=%s expected=full-width write", r > 0 ? "fault" : err);
+		if (v != want)
+			return check_fail(c, "measured=0x%llx expected=0x%llx (full-width write)",
+					  (unsigned long long)v, (unsigned long long)want);
+	} else if ((r = wrmsr_safe(MSR_IA32_PMC0_FULL, 1)) != X86_TRAP_GP) {
+		return check_fail(c, "measured=%s expected=#GP: IA32_A_PMC0 without "
+				  "PERF_CAPABILITIES.FW_WRITE", r ? "other fault" : "no fault");
+	}
+	wrmsr_safe(MSR_IA32_PMC0, 0);
+	return check_pass(c, "measured=0x%llx expected=0x%llx full-width=%s width=%u",
+			  (unsigned long long)expect, (unsigned long long)expect,
+			  pmu.full_width_write ? "written" : "faults as it must", pmu.gp_width);
+}
+
+/* --- Overflow and PMI ----------------------------------------------------------------- */
+
+static struct pmi_stats pmi_stats;
+
+static void pmi_irq(struct trap_frame *f)
+{
+	(void)f;
+	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, false);
+}
+
+/* Instances: every GP counter, then every fixed counter. */
+unsigned pmu_counter_instances(void)
+{
+	return gp_counters() + (pmu.num_fixed ? pmu.num_fixed : 0);
+}
+
+void pmu_counter_instance_name(unsigned i, char *buf, size_t len)
+{
+	if (i < gp_counters())
+		fmt_snprintf(buf, len, "gp%u", i);
+	else
+		fmt_snprintf(buf, len, "fixed%u", i - gp_counters());
+}
+
+/* Counts instructions from 2^width - `before` so the counter overflows during the run;
+ * with `intr`, the overflow raises a PMI (taken once interrupts are on after the frame). */
+static enum check_status overflow_run(struct check_ctx *c, bool intr)
+{
+	bool fixed = c->instance >= gp_counters();
+	unsigned idx = fixed ? c->instance - gp_counters() : c->instance;
+	unsigned width = fixed ? pmu.fixed_width : pmu.gp_width;
+	unsigned bit = fixed ? GLOBAL_FIXED_SHIFT + idx : idx;
+	uint64_t before = 1000, start = (width >= 64 ? 0 : (1ULL << width)) - before;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct ctr_cfg cfg = { .fixed = fixed, .idx = idx, .start = start,
+			       .fixed_ctrl = FIXED_CTR_CTRL_OS | (intr ? FIXED_CTR_CTRL_PMI : 0) };
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	uint64_t status = 0, after;
+	enum check_status st;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (width < 32)
+		return check_fail(c, "measured=%s counter width %u expected=at least 32 bits",
+				  fixed ? "fixed" : "GP", width);
+	if (fixed && !(pmu.fixed_mask & (1U << idx)))
+		return check_skip(c, "no fixed counter %u", idx);
+	if (fixed && idx != 0)
+		return check_skip(c, "overflow is driven by instructions: fixed counter 0 only");
+	if (!fixed && !pmu.full_width_write && pmu_legacy_write_result(start, width) != start)
+		return check_skip(c, "start value 0x%llx needs full-width writes",
+				  (unsigned long long)start);
+	e.intr = intr;
+	cfg.evtsel = pmu_evtsel_encode(&e);
+	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	if (intr) {
+		trap_set_handler(VECTOR_PMI, pmi_irq);
+		pmu_pmi_lvt_setup(VECTOR_PMI, false);
+	}
+	/* 1000 iterations of the loop retire 4000+ instructions: one overflow. */
+	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &res, err, sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=an overflowing run", err);
+		goto out;
+	}
+	pmu_global_status(&pmu, &status);
+	if (intr) {
+		uint64_t t0 = rdtsc();
+
+		irq_enable();
+		while (!pmi_stats.pmis && rdtsc() - t0 < tsc_from_us(10000))
+			cpu_relax();
+		irq_disable();
+	}
+	after = res.value[0];
+	if (intr) {
+		if (pmi_stats.pmis != 1 || !(pmi_stats.overflows[bit]))
+			st = check_fail(c, "measured=%llu PMIs, overflow count %llu for bit %u expected=1 PMI "
+					"for bit %u", (unsigned long long)pmi_stats.pmis,
+					(unsigned long long)pmi_stats.overflows[bit], bit, bit);
+		else if (!(pmi_stats.lvt_at_entry & APIC_LVT_MASKED))
+			st = check_fail(c, "measured=LVTPC 0x%x at PMI expected=mask bit set by delivery",
+					pmi_stats.lvt_at_entry);
+		else if (apic_read(APIC_LVTPC) & APIC_LVT_MASKED)
+			st = check_fail(c, "measured=LVTPC still masked after the handler expected=unmasked");
+		else
+			st = check_pass(c, "measured=1 PMI, status bit %u, LVT masked by delivery and "
+					"unmasked by the handler expected=same", bit);
+	} else if (after >= start || after > 100000) {
+		st = check_fail(c, "measured=0x%llx after 0x%llx expected=wrapped past 2^%u",
+				(unsigned long long)after, (unsigned long long)start, width);
+	} else if (!(status & (1ULL << bit))) {
+		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=overflow bit %u set",
+				(unsigned long long)status, bit);
+	} else {
+		uint64_t cleared = ~0ULL;
+
+		pmu_global_ovf_clear(&pmu, 1ULL << bit);
+		pmu_global_status(&pmu, &cleared);
+		if (cleared & (1ULL << bit))
+			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx after OVF_CTRL expected=bit %u clear",
+					(unsigned long long)cleared, bit);
+		else
+			st = check_pass(c, "measured=wrapped to %llu from 2^%u-%llu, status bit %u set, "
+					"cleared by OVF_CTRL expected=same", (unsigned long long)after,
+					width, (unsigned long long)before, bit);
+	}
+out:
+	if (intr) {
+		pmu_pmi_lvt_mask();
+		trap_set_handler(VECTOR_PMI, 0);
+	}
+	return st;
+}
+
+enum check_status check_pmu_overflow(struct check_ctx *c)
+{
+	return overflow_run(c, false);
+}
+
+enum check_status check_pmu_pmi(struct check_ctx *c)
+{
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the PMI");
+	return overflow_run(c, true);
 }

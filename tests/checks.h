@@ -29,6 +29,19 @@ void model_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_pmu.c */
 enum check_status check_pmu_arch_version(struct check_ctx *c);
 enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c);
+enum check_status check_pmu_frame(struct check_ctx *c);
+enum check_status check_pmu_arch_event(struct check_ctx *c);
+unsigned pmu_arch_instances(void);
+void pmu_arch_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_pmu_fixed(struct check_ctx *c);
+unsigned pmu_fixed_instances(void);
+void pmu_fixed_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_pmu_reserved_bits(struct check_ctx *c);
+enum check_status check_pmu_width(struct check_ctx *c);
+enum check_status check_pmu_overflow(struct check_ctx *c);
+enum check_status check_pmu_pmi(struct check_ctx *c);
+unsigned pmu_counter_instances(void);
+void pmu_counter_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_selftest.c: fail, hang or fault by design; manual */
 enum check_status check_selftest_fail(struct check_ctx *c);
 enum check_status check_selftest_hang(struct check_ctx *c);

@@ -1,28 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurement regions and the oracle's prediction lines. */
 #include "tests/measure.h"
+#include "pmu/frame.h"
 #include "arch/x86/io.h"
 #include "boot/console.h"
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 
 static unsigned regions_used;
 
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c)
 {
+	region_predict_frame(FRAME_TSC, k, n, arg, slot, c);
+}
+
+void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
+			  const void *arg, unsigned slot, struct exec_counts *c)
+{
+	bool pmu_frame = f == FRAME_PMU;
+
 	memset(c, 0, sizeof(*c));
-	/* The frame's CALL: 1 instruction, 1 call, 1 store (the return address), whose
+	/* The frame's part: its instructions in the region (TSC frame: the CALL; PMU frame:
+	 * WRMSR, CALL, MOV, XOR, XOR, WRMSR), 1 call, 1 store (the return address), whose
 	 * stack line and page no kernel data shares. */
-	c->insns += FRAME_REGION_INSNS;
+	c->insns += pmu_frame ? PMU_FRAME_REGION_INSNS : FRAME_REGION_INSNS;
 	c->calls += 1;
 	c->stores += 1;
 	c->lines += 1;
 	c->pages += 1;
-	exec_taken(c, frame_call_site(slot), (uint64_t)(uintptr_t)k->fn);
-	k->predict(n, arg, frame_return_site(slot), c);
+	exec_taken(c, pmu_frame ? pmu_frame_call_site(slot) : frame_call_site(slot),
+		   (uint64_t)(uintptr_t)k->fn);
+	k->predict(n, arg, pmu_frame ? pmu_frame_return_site(slot) : frame_return_site(slot), c);
 
 	/* oracle-fault=: deliberately wrong models, for the harness's negative test. */
 	switch (plat.opt.oracle_fault) {
@@ -40,15 +51,16 @@ void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, un
 	}
 }
 
-static void print_prediction(const struct kernel_desc *k, uint64_t n, const struct region *r,
-			     const struct exec_counts *c)
+static void print_prediction(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
+			     const struct region *r, const struct exec_counts *c)
 {
 	struct branch_rec lbr[LBR_DEPTH];
 	unsigned nl = exec_lbr(c, lbr);
 	char b[160];
 
-	fmt_snprintf(b, sizeof(b), "# oracle: region id=%u seq=%u kernel=%s n=%llu tsc=%llu",
-		     r->id, r->seq, k->name, (unsigned long long)n, (unsigned long long)r->tsc);
+	fmt_snprintf(b, sizeof(b), "# oracle: region id=%u seq=%u kernel=%s n=%llu frame=%s tsc=%llu",
+		     r->id, r->seq, k->name, (unsigned long long)n, f == FRAME_PMU ? "pmu" : "tsc",
+		     (unsigned long long)r->tsc);
 	con_write(b);
 	fmt_snprintf(b, sizeof(b), " insns=%llu cond_taken=%llu cond_not_taken=%llu jumps=%llu "
 		     "calls=%llu rets=%llu far=%llu",
@@ -69,23 +81,50 @@ static void print_prediction(const struct kernel_desc *k, uint64_t n, const stru
 	con_write("\n");
 }
 
-struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
+static struct region next_region(void)
 {
 	struct region r;
-	uint64_t flags;
 
 	r.id = regions_used % ORACLE_MAX_REGIONS;
 	r.seq = regions_used / ORACLE_MAX_REGIONS;
+	r.tsc = 0;
 	regions_used++;
-	flags = irq_save();
-	r.tsc = frame_tsc(r.id, k->fn, n, arg);
-	irq_restore(flags);
+	return r;
+}
+
+static void predict_and_print(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
+			      void *arg, const struct region *r)
+{
 	if (plat.opt.oracle) {
 		struct exec_counts c;
 
-		region_predict(k, n, arg, r.id, &c);
-		print_prediction(k, n, &r, &c);
+		region_predict_frame(f, k, n, arg, r->id, &c);
+		print_prediction(f, k, n, r, &c);
 	}
+}
+
+struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
+{
+	struct region r = next_region();
+	uint64_t flags = irq_save();
+
+	r.tsc = frame_tsc(r.id, k->fn, n, arg);
+	irq_restore(flags);
+	predict_and_print(FRAME_TSC, k, n, arg, &r);
+	return r;
+}
+
+struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
+				 uint64_t enable)
+{
+	struct region r = next_region();
+	uint64_t flags = irq_save();
+	uint64_t t0 = rdtsc();
+
+	pmu_frame_run(r.id, k->fn, n, arg, enable);
+	r.tsc = rdtsc() - t0;
+	irq_restore(flags);
+	predict_and_print(FRAME_PMU, k, n, arg, &r);
 	return r;
 }
 

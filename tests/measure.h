@@ -7,10 +7,17 @@
 #include <stdint.h>
 #include "tests/kernels/kernels.h"
 
+/* Which measurement frame a region ran in. */
+enum frame_kind {
+	FRAME_TSC,		/* tests/kernels/frame.S: RDTSC around the call */
+	FRAME_PMU,		/* pmu/frame.S: GLOBAL_CTRL on and off around the call */
+};
+
 struct region {
 	unsigned id;		/* frame slot = oracle region id */
 	unsigned seq;		/* how many times that id was used before */
-	uint64_t tsc;		/* TSC delta across the frame */
+	uint64_t tsc;		/* TSC delta across the frame (FRAME_TSC), or across the
+				 * call of the PMU frame (FRAME_PMU) */
 };
 
 /*
@@ -20,9 +27,19 @@ struct region {
  */
 struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg);
 
-/* The whole region's prediction: the frame's CALL plus the kernel's model. */
+/*
+ * Runs k->fn(n, arg) once in the next PMU frame slot with GLOBAL_CTRL = enable during it,
+ * interrupts disabled; prints the oracle prediction like measure_kernel(). The caller has
+ * programmed the counters; GLOBAL_CTRL must exist.
+ */
+struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
+				 uint64_t enable);
+
+/* The whole region's prediction: the frame's part plus the kernel's model. */
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c);
+void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
+			  const void *arg, unsigned slot, struct exec_counts *c);
 
 /* Prints "# oracle: frame overhead=..." once, when the oracle option is on. */
 void oracle_announce(void);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 #include "tests/qemu/oracle_decode.h"
 
 struct sample {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The measurement frame, in 256 identical 64-byte slots that differ only in the region id
- * their oracle markers carry (tests/kernels/oracle_tag.h):
+ * their oracle markers carry (lib/oracle_tag.h):
  *
  *   uint64_t frame_slot_N(kernel_fn k, uint64_t n, void *arg)   [frame_tsc() picks N]
  *
@@ -18,7 +18,7 @@
  * region, which holds the call and the kernel (kernel model + 1 instruction, 1 call, 1
  * store). Call with interrupts disabled.
  */
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 
 #define SLOT_SIZE 64
 

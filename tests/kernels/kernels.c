@@ -2,7 +2,7 @@
 /* Models of the assembly kernels, each next to the counts its source comment states; the
  * measurement frame's address helpers. */
 #include "tests/kernels/kernels.h"
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 #include "lib/string.h"
 
 #define FRAME_SLOT_SIZE	64

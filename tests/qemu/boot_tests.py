@@ -198,8 +198,11 @@ def case_force_pmu(wd):
     r = run(["--", "force-pmu", "tests=pmu.*"], wd, "force_pmu")
     expect(r["rc"] == 1, "force-pmu without a PMU must fail the run: rc %d" % r["rc"])
     tests, summary, header, text = parse_tap(r["log"])
-    expect(len(tests) >= 2 and all(not t.ok for t in tests),
-           "every pmu.* check must fail under force-pmu: %s" % (summary,))
+    # pmu.frame measures the frame through the TSC, not counters: it needs -icount.
+    counters = [t for t in tests if t.description != "pmu.frame"]
+    passing = [t.description for t in counters if t.ok]
+    expect(len(counters) >= 10 and not passing,
+           "every counter check must fail under force-pmu; these did not: %s" % passing)
     return "%d counter checks failed as they must" % summary[1]
 
 

@@ -2,7 +2,7 @@
 /*
  * The reference oracle: a QEMU TCG plugin that counts what the firmware's kernels really
  * execute, per measured region and per vCPU. A region lies between two marker NOPs
- * (tests/kernels/oracle_tag.h) carrying its id. For each region the plugin writes one
+ * (lib/oracle_tag.h) carrying its id. For each region the plugin writes one
  * line to the file named by its `out=` argument:
  *
  *   region id=I seq=K vcpu=V insns=… cond_taken=… cond_not_taken=… jumps=… calls=…
@@ -30,7 +30,7 @@
 
 #include <qemu-plugin.h>
 
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 #include "tests/qemu/oracle_decode.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;

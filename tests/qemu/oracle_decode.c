@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Control-transfer classification of x86-64 instructions (SDM Vol. 2 opcode maps). */
 #include "tests/qemu/oracle_decode.h"
-#include "tests/kernels/oracle_tag.h"
+#include "lib/oracle_tag.h"
 
 const char *insn_kind_name(enum insn_kind k)
 {

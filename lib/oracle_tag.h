@@ -5,8 +5,8 @@
  * QEMU plugin recognises from its bytes. The displacement carries a magic tag, the kind
  * and the region id. Usable from C and assembly.
  */
-#ifndef TESTS_KERNELS_ORACLE_TAG_H
-#define TESTS_KERNELS_ORACLE_TAG_H
+#ifndef LIB_ORACLE_TAG_H
+#define LIB_ORACLE_TAG_H
 
 #define ORACLE_TAG		0x504d0000	/* "PM" in bits 31:16 */
 #define ORACLE_TAG_MASK		0xffff0000
@@ -26,4 +26,4 @@
 #define ORACLE_MARKER_LEN	7
 #define ORACLE_MODRM		0x80
 
-#endif /* TESTS_KERNELS_ORACLE_TAG_H */
+#endif /* LIB_ORACLE_TAG_H */

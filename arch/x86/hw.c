@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Real-hardware accessors behind arch/x86/hw.h: the fault-safe instructions. */
+#include "arch/x86/hw.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/msr.h"
+
+int hw_rdmsr(uint32_t msr, uint64_t *val)
+{
+	return rdmsr_safe(msr, val);
+}
+
+int hw_wrmsr(uint32_t msr, uint64_t val)
+{
+	return wrmsr_safe(msr, val);
+}
+
+int hw_rdpmc(uint32_t ecx, uint64_t *val)
+{
+	return rdpmc_safe(ecx, val);
+}
+
+struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	return cpuid_count(leaf, subleaf);
+}
+
+uint32_t hw_apic_lvtpc_read(void)
+{
+	return apic.present ? apic_read(APIC_LVTPC) : APIC_LVT_MASKED;
+}
+
+void hw_apic_lvtpc_write(uint32_t v)
+{
+	if (apic.present)
+		apic_write(APIC_LVTPC, v);
+}
+
+void hw_apic_eoi(void)
+{
+	if (apic.present)
+		apic_eoi();
+}

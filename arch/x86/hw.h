@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hardware accessors the PMU library uses, and nothing else: MSRs, RDPMC, CPUID and
+ * the local APIC's performance-counter LVT. The firmware links arch/x86/hw.c (the real
+ * instructions, fault-safe); host unit tests link a strict model of the SDM rules in their
+ * place (tests/host/pmu_model.c).
+ */
+#ifndef ARCH_X86_HW_H
+#define ARCH_X86_HW_H
+
+#include <stdint.h>
+#include "arch/x86/cpuid.h"
+
+/* 0 on success, else the exception vector the access raised (13 #GP, 6 #UD). */
+int hw_rdmsr(uint32_t msr, uint64_t *val);
+int hw_wrmsr(uint32_t msr, uint64_t val);
+int hw_rdpmc(uint32_t ecx, uint64_t *val);
+struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf);
+
+/* Local APIC performance-counter LVT (APIC_LVTPC) and EOI. */
+uint32_t hw_apic_lvtpc_read(void);
+void hw_apic_lvtpc_write(uint32_t v);
+void hw_apic_eoi(void);
+
+#endif /* ARCH_X86_HW_H */

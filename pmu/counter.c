@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* Core counter programming and reading, through arch/x86/hw.h only. */
+#include "pmu/counter.h"
+#include "arch/x86/hw.h"
+#include "arch/x86/msr.h"
+#include "lib/fmt.h"
+#include "pmu/event.h"
+
+static uint64_t width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ULL : width ? (1ULL << width) - 1 : 0;
+}
+
+uint64_t pmu_gp_width_mask(const struct pmu_caps *p)
+{
+	return width_mask(p->gp_width);
+}
+
+uint64_t pmu_fixed_width_mask(const struct pmu_caps *p)
+{
+	return width_mask(p->fixed_width);
+}
+
+uint64_t pmu_counter_delta(uint64_t start, uint64_t end, unsigned width)
+{
+	return (end - start) & width_mask(width);
+}
+
+uint64_t pmu_legacy_write_result(uint64_t v, unsigned width)
+{
+	uint64_t low = v & 0xffffffffULL;
+
+	if (low & 0x80000000ULL)
+		low |= ~0xffffffffULL;
+	return low & width_mask(width);
+}
+
+static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		fmt_vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return PMU_EARG;
+}
+
+static int gp_index_ok(const struct pmu_caps *p, unsigned idx, char *err, size_t errlen)
+{
+	if (idx >= p->num_gp)
+		return bad(err, errlen, "GP counter %u does not exist (CPUID.0AH: %u GP counters)",
+			   idx, p->num_gp);
+	return 0;
+}
+
+static int fixed_index_ok(const struct pmu_caps *p, unsigned idx, char *err, size_t errlen)
+{
+	if (p->version < 2 || idx >= PMU_MAX_FIXED || !(p->fixed_mask & (1U << idx)))
+		return bad(err, errlen, "fixed counter %u does not exist (mask 0x%x, version %u)",
+			   idx, p->fixed_mask, p->version);
+	return 0;
+}
+
+/* Writes a counter value with the selector already disabled. */
+static int gp_write_raw(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err,
+			size_t errlen)
+{
+	uint64_t m = pmu_gp_width_mask(p);
+
+	if (value & ~m)
+		return bad(err, errlen, "value 0x%llx exceeds the %u-bit GP counter",
+			   (unsigned long long)value, p->gp_width);
+	if (p->full_width_write)
+		return hw_wrmsr(MSR_IA32_PMC0_FULL + idx, value);
+	if (pmu_legacy_write_result(value, p->gp_width) != value)
+		return bad(err, errlen, "value 0x%llx needs full-width writes, which "
+			   "PERF_CAPABILITIES does not advertise (legacy writes sign-extend bit 31)",
+			   (unsigned long long)value);
+	return hw_wrmsr(MSR_IA32_PMC0 + idx, value);
+}
+
+int pmu_gp_program(const struct pmu_caps *p, unsigned idx, uint64_t evtsel, uint64_t value,
+		   char *err, size_t errlen)
+{
+	int r;
+
+	if ((r = gp_index_ok(p, idx, err, errlen)) || pmu_evtsel_check(p, evtsel, err, errlen))
+		return r ? r : PMU_EARG;
+	/* Seed 002 (EN flag): the selector must be disabled before IA32_PMCx is written. */
+	if ((r = hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, evtsel & ~ARCH_PERFMON_EVENTSEL_ENABLE)))
+		return r;
+	if ((r = gp_write_raw(p, idx, value, err, errlen)))
+		return r;
+	if (evtsel & ARCH_PERFMON_EVENTSEL_ENABLE)
+		return hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, evtsel);
+	return 0;
+}
+
+int pmu_gp_write(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err, size_t errlen)
+{
+	uint64_t sel;
+	int r;
+
+	if ((r = gp_index_ok(p, idx, err, errlen)) || (r = hw_rdmsr(MSR_IA32_PERFEVTSEL0 + idx, &sel)))
+		return r;
+	if ((sel & ARCH_PERFMON_EVENTSEL_ENABLE) &&
+	    (r = hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, sel & ~ARCH_PERFMON_EVENTSEL_ENABLE)))
+		return r;
+	r = gp_write_raw(p, idx, value, err, errlen);
+	if (sel & ARCH_PERFMON_EVENTSEL_ENABLE) {
+		int r2 = hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, sel);
+
+		r = r ? r : r2;
+	}
+	return r;
+}
+
+int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v)
+{
+	int r = gp_index_ok(p, idx, NULL, 0);
+
+	return r ? r : hw_rdmsr(MSR_IA32_PMC0 + idx, v);
+}
+
+int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v)
+{
+	int r = gp_index_ok(p, idx, NULL, 0);
+
+	if (r)
+		return r;
+	r = hw_rdpmc(idx, v);
+	if (!r)
+		*v &= pmu_gp_width_mask(p);
+	return r;
+}
+
+int pmu_gp_disable(const struct pmu_caps *p, unsigned idx)
+{
+	uint64_t sel;
+	int r = gp_index_ok(p, idx, NULL, 0);
+
+	if (r || (r = hw_rdmsr(MSR_IA32_PERFEVTSEL0 + idx, &sel)))
+		return r;
+	return hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, sel & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+}
+
+static uint64_t fixed_field(unsigned idx, uint64_t bits)
+{
+	return (bits & 0xf) << (FIXED_CTR_CTRL_BITS * idx);
+}
+
+int pmu_fixed_program(const struct pmu_caps *p, unsigned idx, unsigned ctrl, uint64_t value,
+		      char *err, size_t errlen)
+{
+	uint64_t cur;
+	int r;
+
+	if ((r = fixed_index_ok(p, idx, err, errlen)))
+		return r;
+	if (ctrl & ~0xfU)
+		return bad(err, errlen, "fixed control 0x%x has bits beyond the 4-bit field", ctrl);
+	if ((ctrl & FIXED_CTR_CTRL_ANY) && p->version < 3)
+		return bad(err, errlen, "AnyThread needs PMU version 3 (this is %u)", p->version);
+	if (value & ~pmu_fixed_width_mask(p))
+		return bad(err, errlen, "value 0x%llx exceeds the %u-bit fixed counter",
+			   (unsigned long long)value, p->fixed_width);
+	if ((r = hw_rdmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, &cur)))
+		return r;
+	cur &= ~fixed_field(idx, 0xf);
+	if ((r = hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, cur)) ||
+	    (r = hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + idx, value)))
+		return r;
+	return ctrl ? hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, cur | fixed_field(idx, ctrl)) : 0;
+}
+
+int pmu_fixed_read(const struct pmu_caps *p, unsigned idx, uint64_t *v)
+{
+	int r = fixed_index_ok(p, idx, NULL, 0);
+
+	return r ? r : hw_rdmsr(MSR_CORE_PERF_FIXED_CTR0 + idx, v);
+}
+
+int pmu_fixed_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v)
+{
+	int r = fixed_index_ok(p, idx, NULL, 0);
+
+	if (r)
+		return r;
+	r = hw_rdpmc(RDPMC_FIXED | idx, v);
+	if (!r)
+		*v &= pmu_fixed_width_mask(p);
+	return r;
+}
+
+uint64_t pmu_status_bits(const struct pmu_caps *p)
+{
+	uint64_t b = pmu_gp_mask(p) | pmu_fixed_mask(p);
+
+	if (p->version >= 2)
+		b |= GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHGD;
+	if (p->version >= 3)
+		b |= GLOBAL_STATUS_UNCORE_OVF;
+	if (p->version >= 4)
+		b |= GLOBAL_STATUS_TRACE_TOPAPMI | GLOBAL_STATUS_LBRS_FROZEN |
+		     GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_ASCI;
+	return b;
+}
+
+static int need_version(const struct pmu_caps *p, unsigned v)
+{
+	return p->version >= v ? 0 : PMU_EARG;
+}
+
+int pmu_global_ctrl_write(const struct pmu_caps *p, uint64_t mask, char *err, size_t errlen)
+{
+	uint64_t valid = pmu_gp_mask(p) | pmu_fixed_mask(p);
+
+	if (need_version(p, 2))
+		return bad(err, errlen, "GLOBAL_CTRL needs PMU version 2 (this is %u)", p->version);
+	if (mask & ~valid)
+		return bad(err, errlen, "GLOBAL_CTRL 0x%llx enables counters that do not exist "
+			   "(valid 0x%llx)", (unsigned long long)mask, (unsigned long long)valid);
+	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, mask);
+}
+
+int pmu_global_ctrl_read(const struct pmu_caps *p, uint64_t *mask)
+{
+	return need_version(p, 2) ? PMU_EARG : hw_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL, mask);
+}
+
+int pmu_global_status(const struct pmu_caps *p, uint64_t *status)
+{
+	return need_version(p, 2) ? PMU_EARG : hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, status);
+}
+
+int pmu_global_ovf_clear(const struct pmu_caps *p, uint64_t mask)
+{
+	if (need_version(p, 2) || (mask & ~pmu_status_bits(p)))
+		return PMU_EARG;
+	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, mask);
+}
+
+int pmu_global_status_set(const struct pmu_caps *p, uint64_t mask)
+{
+	if (need_version(p, 4) || (mask & ~pmu_status_bits(p)))
+		return PMU_EARG;
+	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_STATUS_SET, mask);
+}
+
+int pmu_global_inuse(const struct pmu_caps *p, uint64_t *inuse)
+{
+	return need_version(p, 4) ? PMU_EARG : hw_rdmsr(MSR_CORE_PERF_GLOBAL_INUSE, inuse);
+}
+
+int pmu_reset(const struct pmu_caps *p)
+{
+	int r = 0;
+
+	if (p->version >= 2) {
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+		if (p->num_fixed)
+			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+	}
+	for (unsigned i = 0; i < p->num_gp; i++) {
+		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+		r |= hw_wrmsr(MSR_IA32_PMC0 + i, 0);
+	}
+	for (unsigned i = 0; i < p->num_fixed; i++)
+		if (p->fixed_mask & (1U << i))
+			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
+	if (p->version >= 2)
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_status_bits(p));
+	return r ? X86_TRAP_GP_VECTOR : 0;
+}
+
+int pmu_save(const struct pmu_caps *p, struct pmu_state *s)
+{
+	int r = 0;
+
+	*s = (struct pmu_state){ 0 };
+	for (unsigned i = 0; i < p->num_gp; i++) {
+		r |= hw_rdmsr(MSR_IA32_PERFEVTSEL0 + i, &s->evtsel[i]);
+		r |= hw_rdmsr(MSR_IA32_PMC0 + i, &s->pmc[i]);
+	}
+	if (p->version >= 2) {
+		for (unsigned i = 0; i < p->num_fixed; i++)
+			if (p->fixed_mask & (1U << i))
+				r |= hw_rdmsr(MSR_CORE_PERF_FIXED_CTR0 + i, &s->fixed[i]);
+		if (p->num_fixed)
+			r |= hw_rdmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, &s->fixed_ctrl);
+		r |= hw_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL, &s->global_ctrl);
+		r |= hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &s->global_status);
+	}
+	r |= hw_rdmsr(MSR_IA32_DEBUGCTLMSR, &s->debugctl);
+	s->saved = r == 0;
+	return r ? X86_TRAP_GP_VECTOR : 0;
+}
+
+int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
+{
+	int r = 0;
+
+	if (!s->saved)
+		return PMU_EARG;
+	if (p->version >= 2)
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < p->num_gp; i++) {
+		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, s->evtsel[i] & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+		r |= gp_write_raw(p, i, s->pmc[i] & pmu_gp_width_mask(p), NULL, 0) > 0;
+		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, s->evtsel[i]);
+	}
+	if (p->version >= 2) {
+		if (p->num_fixed)
+			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+		for (unsigned i = 0; i < p->num_fixed; i++)
+			if (p->fixed_mask & (1U << i))
+				r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, s->fixed[i]);
+		if (p->num_fixed)
+			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, s->fixed_ctrl);
+		/* Overflow status cannot be written before version 4; there, clear what we
+		 * left and set what was found. */
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_status_bits(p));
+		if (p->version >= 4 && (s->global_status & pmu_status_bits(p)))
+			r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_STATUS_SET,
+				      s->global_status & pmu_status_bits(p));
+	}
+	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
+	if (p->version >= 2)
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, s->global_ctrl);
+	return r ? X86_TRAP_GP_VECTOR : 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programming the core counters: GP (IA32_PERFEVTSELx/IA32_PMCx, full-width IA32_A_PMCx),
+ * fixed (IA32_FIXED_CTR_CTRL/IA32_FIXED_CTRx), the global MSRs, reads through RDMSR and
+ * RDPMC, width-correct arithmetic, and saving/restoring the PMU found at start.
+ *
+ * Every function returns 0, PMU_EARG (-1) for a request the PMU cannot take (err says
+ * why; nothing was written), or the exception vector an access raised.
+ */
+#ifndef PMU_COUNTER_H
+#define PMU_COUNTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "pmu/pmu.h"
+
+#define PMU_EARG	(-1)
+#define PMU_ERR_LEN	160
+/* Returned by the bulk operations (reset, save, restore) when any access faulted. */
+#define X86_TRAP_GP_VECTOR	13
+
+/* RDPMC ECX (SDM Vol. 2B RDPMC; Vol. 3B 18.2.6). */
+#define RDPMC_FIXED	(1U << 30)	/* select fixed-function counters */
+#define RDPMC_FAST	(1U << 31)	/* fast read: low 32 bits (where supported) */
+
+/* Counter width masks. */
+uint64_t pmu_gp_width_mask(const struct pmu_caps *p);
+uint64_t pmu_fixed_width_mask(const struct pmu_caps *p);
+/* end - start modulo 2^width: correct across one wrap. */
+uint64_t pmu_counter_delta(uint64_t start, uint64_t end, unsigned width);
+/* What a legacy IA32_PMCx write of v leaves in a counter of `width` bits: bits 31:0,
+ * with bit 31 copied into every bit above it (SDM Vol. 3B 18.2.6). */
+uint64_t pmu_legacy_write_result(uint64_t v, unsigned width);
+
+/*
+ * Programs GP counter idx: checks the selector against the reserved bits, then in the
+ * manual's order — selector with EN clear, counter value, selector as given. Values that
+ * a legacy write cannot produce need full-width writes (PERF_CAPABILITIES bit 13);
+ * without them such a value is refused.
+ */
+int pmu_gp_program(const struct pmu_caps *p, unsigned idx, uint64_t evtsel, uint64_t value,
+		   char *err, size_t errlen);
+/* Writes GP counter idx, clearing EN first if set and restoring the selector after. */
+int pmu_gp_write(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err, size_t errlen);
+int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v);
+int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
+int pmu_gp_disable(const struct pmu_caps *p, unsigned idx);
+
+/* Fixed counter idx: its 4-bit FIXED_CTR_CTRL field (FIXED_CTR_CTRL_OS/USR/ANY/PMI) and
+ * value, written with the field cleared first. */
+int pmu_fixed_program(const struct pmu_caps *p, unsigned idx, unsigned ctrl, uint64_t value,
+		      char *err, size_t errlen);
+int pmu_fixed_read(const struct pmu_caps *p, unsigned idx, uint64_t *v);
+int pmu_fixed_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
+
+/* Global control (version 2+): GP counter i = bit i, fixed i = bit 32+i. */
+int pmu_global_ctrl_write(const struct pmu_caps *p, uint64_t mask, char *err, size_t errlen);
+int pmu_global_ctrl_read(const struct pmu_caps *p, uint64_t *mask);
+int pmu_global_status(const struct pmu_caps *p, uint64_t *status);
+int pmu_global_ovf_clear(const struct pmu_caps *p, uint64_t mask);
+int pmu_global_status_set(const struct pmu_caps *p, uint64_t mask);	/* version 4+ */
+int pmu_global_inuse(const struct pmu_caps *p, uint64_t *inuse);	/* version 4+ */
+/* STATUS / OVF_CTRL bits this PMU defines. */
+uint64_t pmu_status_bits(const struct pmu_caps *p);
+
+/* Stops every counter and clears selectors, counters and overflow status. */
+int pmu_reset(const struct pmu_caps *p);
+
+/* The PMU as found, to put back at exit. */
+struct pmu_state {
+	bool saved;
+	uint64_t evtsel[PMU_MAX_GP], pmc[PMU_MAX_GP];
+	uint64_t fixed[PMU_MAX_FIXED], fixed_ctrl;
+	uint64_t global_ctrl, global_status;
+	uint64_t debugctl;
+};
+
+int pmu_save(const struct pmu_caps *p, struct pmu_state *s);
+/* Restores in a safe order: counting off, selectors with EN clear, counters, selectors,
+ * fixed control, status (version 4+: through STATUS_SET), DEBUGCTL, global control last. */
+int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s);
+
+#endif /* PMU_COUNTER_H */

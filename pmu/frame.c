@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Slot addressing for the PMU measurement frame. */
+#include "pmu/frame.h"
+#include "lib/oracle_tag.h"
+
+#define PMU_FRAME_SLOT_SIZE	128
+
+extern char pmu_frame_slots[], pmu_frame_slot0_call[], pmu_frame_slot0_return[];
+
+typedef void (*slot_fn)(pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable);
+
+void pmu_frame_run(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable)
+{
+	slot_fn f = (slot_fn)(uintptr_t)(pmu_frame_slots +
+		PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS));
+
+	f(w, n, arg, enable);
+}
+
+uint64_t pmu_frame_call_site(unsigned slot)
+{
+	return (uint64_t)(uintptr_t)pmu_frame_slot0_call +
+	       PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS);
+}
+
+uint64_t pmu_frame_return_site(unsigned slot)
+{
+	return (uint64_t)(uintptr_t)pmu_frame_slot0_return +
+	       PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The PMU measurement frame (pmu/frame_slots.S): counting enabled through GLOBAL_CTRL around one
+ * call of a workload, with the fewest instructions inside the window. */
+#ifndef PMU_FRAME_H
+#define PMU_FRAME_H
+
+#include <stdint.h>
+
+typedef void (*pmu_workload_fn)(uint64_t n, void *arg);
+
+/* Instructions the frame adds inside the counted window (CALL, MOV, XOR, XOR). */
+#define PMU_FRAME_INSNS		4
+/* Instructions of the frame inside its oracle region: the window's 4 and both WRMSRs. */
+#define PMU_FRAME_REGION_INSNS	6
+
+/* Runs w(n, arg) in slot `slot` (0..255) with IA32_PERF_GLOBAL_CTRL = enable during it and
+ * 0 after. Interrupts must be disabled; GLOBAL_CTRL must exist (PMU version 2+). */
+void pmu_frame_run(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable);
+/* The slot's CALL and the return address it pushes (for predicted branch records). */
+uint64_t pmu_frame_call_site(unsigned slot);
+uint64_t pmu_frame_return_site(unsigned slot);
+
+#endif /* PMU_FRAME_H */

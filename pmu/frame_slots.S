@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PMU measurement frame, 256 slots of 128 bytes (one per oracle region id):
+ *
+ *   void pmu_frame_slot_N(workload w, uint64_t n, void *arg, uint64_t enable)
+ *
+ *     w -> r11, n -> rdi, arg -> rsi, enable -> edx:eax, ecx = IA32_PERF_GLOBAL_CTRL
+ *     lfence
+ *     nopl START|N             oracle region N begins
+ *     wrmsr                    GLOBAL_CTRL = enable: counting starts
+ *     call *r11                w(n, arg)
+ *     mov $GLOBAL_CTRL, ecx; xor eax; xor edx
+ *     wrmsr                    GLOBAL_CTRL = 0: counting stops
+ *     nopl END|N               oracle region N ends
+ *     lfence; ret
+ *
+ * Inside the counted window the frame adds 4 instructions to the workload: the CALL,
+ * MOV, XOR, XOR (PMU_FRAME_INSNS); whether the two WRMSRs themselves are counted is the
+ * CPU's business, and the differential method count(2N) - count(N) cancels all of it.
+ * The oracle region holds the window plus both WRMSRs: workload + 6 instructions.
+ * Call with interrupts disabled and every selector already programmed.
+ */
+#include "lib/oracle_tag.h"
+
+#define MSR_CORE_PERF_GLOBAL_CTRL 0x38f	/* arch/x86/msr.h */
+#define SLOT_SIZE 128
+
+.macro MARKER kind, id
+	.byte	0x0f, 0x1f, ORACLE_MODRM
+	.long	ORACLE_DISP(\kind, \id)
+.endm
+
+.macro SLOT id
+	.org	pmu_frame_slots + SLOT_SIZE * \id, 0xcc
+	movq	%rdi, %r11
+	movq	%rdx, %r8
+	movq	%rcx, %rax
+	movq	%rcx, %rdx
+	shrq	$32, %rdx
+	movq	%rsi, %rdi
+	movq	%r8, %rsi
+	movl	$MSR_CORE_PERF_GLOBAL_CTRL, %ecx
+	lfence
+	MARKER	ORACLE_KIND_START, \id
+	wrmsr
+	.if \id == 0
+	.globl	pmu_frame_slot0_call
+pmu_frame_slot0_call:
+	.endif
+	callq	*%r11
+	.if \id == 0
+	.globl	pmu_frame_slot0_return
+pmu_frame_slot0_return:
+	.endif
+	movl	$MSR_CORE_PERF_GLOBAL_CTRL, %ecx
+	xorl	%eax, %eax
+	xorl	%edx, %edx
+	wrmsr
+	MARKER	ORACLE_KIND_END, \id
+	lfence
+	ret
+.endm
+
+	.text
+	.altmacro
+	.balign	128
+	.globl	pmu_frame_slots
+pmu_frame_slots:
+	.set	slot, 0
+	.rept	ORACLE_MAX_REGIONS
+	SLOT	%slot
+	.set	slot, slot + 1
+	.endr
+	.org	pmu_frame_slots + SLOT_SIZE * ORACLE_MAX_REGIONS, 0xcc
+
+	.section .note.GNU-stack, "", @progbits

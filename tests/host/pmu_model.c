@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: MIT */
+/* Host test double for arch/x86/hw.h: a strict model of an Intel architectural PMU (SDM Vol. 3B ch. 18). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/host/pmu_model.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/msr.h"
+#include "pmu/pmu.h"
+
+/*
+ * Written from the SDM Vol. 3B ch. 18 (18.2 architectural performance monitoring versions
+ * 1-5), Vol. 3B 17.4.7 (freeze on PMI), Vol. 4 Table 2-2 (architectural MSRs) and seed
+ * 002_28e325465e681290.txt 18.2.1.1 (IA32_PERFEVTSELx fields). One logical processor.
+ */
+
+/* Encoders for CPUID.0AH, the inverse of pmu/pmu.h's PMU_EAX_* / PMU_EDX_* decoders. */
+#define PMU_MODEL_EAX(ver, ngp, wgp, len) \
+	(((uint32_t)(ver) & 0xff) | ((uint32_t)(ngp) & 0xff) << 8 | \
+	 ((uint32_t)(wgp) & 0xff) << 16 | ((uint32_t)(len) & 0xff) << 24)
+#define PMU_MODEL_EDX(nfix, wfix) (((uint32_t)(nfix) & 0x1f) | ((uint32_t)(wfix) & 0xff) << 5)
+
+/* A value placed into / taken from the contiguous field `mask` of a 64-bit register. */
+#define MODEL_FIELD_PREP(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
+#define MODEL_FIELD_GET(mask, r)	(((r) & (mask)) >> __builtin_ctzll(mask))
+
+/* CPUID fields the project headers do not name. */
+#define MODEL_LEAF_VENDOR		0x00
+#define MODEL_LEAF_FEATURES		0x01
+#define MODEL_LEAF_EXT_FEATURES		0x07
+#define MODEL_LEAF_HYBRID		0x1a	/* native model ID and core type */
+#define MODEL_MAX_LEAF			MODEL_LEAF_HYBRID
+#define MODEL_7_EDX_HYBRID		BIT(15)
+#define MODEL_1A_CORE_TYPE_SHIFT	24
+#define MODEL_SIG_MODEL_SHIFT		4
+#define MODEL_SIG_FAMILY_SHIFT	8
+#define MODEL_SIG_EXT_MODEL_SHIFT	16
+#define MODEL_SIG_EXT_FAMILY_SHIFT	20
+
+/* RDPMC's ECX (SDM Vol. 2B RDPMC): bit 30 selects the fixed counters, bits 29:0 the index,
+ * bit 31 the "fast read" (low 32 bits) form of some older processors. */
+#define MODEL_RDPMC_FIXED		BIT(30)
+#define MODEL_RDPMC_FAST		BIT(31)
+#define MODEL_RDPMC_INDEX		GENMASK(29, 0)
+
+/*
+ * IA32_DEBUGCTL bits msr.h does not name (Vol. 3B Figure 17-3): 6 TR, 7 BTS, 8 BTINT,
+ * 9 BTS_OFF_OS, 10 BTS_OFF_USR, 13 UNCORE_PMI_EN, 15 RTM_DEBUG. Bits 5:2 and 63:16 are
+ * reserved and fault; FREEZE_WHILE_SMM (bit 14) faults unless PERF_CAPABILITIES[12].
+ */
+#define MODEL_DEBUGCTL_BTS_BITS	GENMASK_ULL(10, 6)
+#define MODEL_DEBUGCTL_UNCORE_PMI_EN	BIT_ULL(13)
+#define MODEL_DEBUGCTL_RTM_DEBUG	BIT_ULL(15)
+
+/* Fixed counter i counts this architectural event (SDM Table 18-2 / seed Table 18-1). */
+static const struct {
+	uint8_t event, umask;
+} fixed_event[] = {
+	{ 0xc0, 0x00 },		/* IA32_FIXED_CTR0: INST_RETIRED.ANY */
+	{ 0x3c, 0x00 },		/* IA32_FIXED_CTR1: CPU_CLK_UNHALTED.CORE */
+	{ 0x3c, 0x01 },		/* IA32_FIXED_CTR2: CPU_CLK_UNHALTED.REF */
+	{ 0xa4, 0x01 },		/* IA32_FIXED_CTR3: TOPDOWN.SLOTS */
+};
+#define MODEL_EV_INST_RETIRED	0xc0
+
+enum msr_kind {
+	K_NONE,
+	K_PMC,		/* IA32_PMCx: legacy, sign-extended 32-bit writes */
+	K_A_PMC,	/* IA32_A_PMCx: full-width writes */
+	K_EVTSEL,
+	K_FIXED,
+	K_FIXED_CTRL,
+	K_STATUS,
+	K_CTRL,
+	K_OVF_CTRL,
+	K_STATUS_SET,
+	K_INUSE,
+	K_PERF_CAP,
+	K_DEBUGCTL,
+};
+
+static struct {
+	bool init;
+	struct pmu_model_config cfg;
+	/* Effective PMU (cfg normalized to what the version defines). */
+	unsigned version, num_gp;
+	uint32_t fixed_present;		/* bit i: IA32_FIXED_CTRi exists */
+	uint64_t gp_mask, fixed_mask;	/* counter value masks (width) */
+	/* Registers. */
+	uint64_t pmc[PMU_MODEL_MAX_GP], evtsel[PMU_MODEL_MAX_GP];
+	uint64_t fixed[PMU_MODEL_MAX_FIXED], fixed_ctrl;
+	uint64_t global_ctrl, global_status, debugctl;
+	uint32_t lvtpc;
+	/* Statistics. */
+	unsigned violations, faults, writes, lvtpc_writes, pmis, pmis_masked, eois;
+	char last_violation[160], last_fault[160];
+	struct pmu_model_write log[PMU_MODEL_LOG_LEN];
+} m;
+
+static uint64_t width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+/* ---- Configurations ---- */
+
+struct pmu_model_config pmu_model_skylake(void)
+{
+	return (struct pmu_model_config){
+		.version = 4, .num_gp = 4, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
+		.ebx_len = 7, .pdcm = true,
+		/* LBR format 5, PEBS trap, PEBS arch regs, PEBS format 3, freeze while SMM,
+		 * full-width writes: the value a Skylake client reports (0x33c5). */
+		.perf_capabilities = MODEL_FIELD_PREP(PERF_CAP_LBR_FMT, 5) | PERF_CAP_PEBS_TRAP |
+			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 3) |
+			PERF_CAP_FREEZE_WHILE_SMM | PERF_CAP_FW_WRITE,
+		.family = 6, .model = 0x5e,
+	};
+}
+
+struct pmu_model_config pmu_model_nehalem(void)
+{
+	return (struct pmu_model_config){
+		.version = 3, .num_gp = 4, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
+		.ebx_len = 7, .pdcm = true,
+		/* LBR format 3, PEBS trap, PEBS arch regs, PEBS format 1 (0x1c3). */
+		.perf_capabilities = MODEL_FIELD_PREP(PERF_CAP_LBR_FMT, 3) | PERF_CAP_PEBS_TRAP |
+			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 1),
+		.family = 6, .model = 0x1a,
+	};
+}
+
+struct pmu_model_config pmu_model_v1(void)
+{
+	/* Core Solo/Duo (06_0EH), the first architectural PMU. */
+	return (struct pmu_model_config){
+		.version = 1, .num_gp = 2, .gp_width = 40, .ebx_len = 7,
+		.family = 6, .model = 0x0e,
+	};
+}
+
+struct pmu_model_config pmu_model_none(void)
+{
+	/* A Skylake guest whose hypervisor hides the PMU (CPUID.0AH all zero). */
+	return (struct pmu_model_config){ .family = 6, .model = 0x5e };
+}
+
+/* ---- Reset and state access ---- */
+
+void pmu_model_reset(const struct pmu_model_config *c)
+{
+	memset(&m, 0, sizeof(m));
+	m.init = true;
+	m.cfg = *c;
+	m.version = c->version;
+	m.num_gp = c->version ? c->num_gp : 0;
+	if (m.num_gp > PMU_MODEL_MAX_GP)
+		m.num_gp = PMU_MODEL_MAX_GP;
+	/* Fixed counters arrive with version 2 (SDM 18.2.2); version 5 adds the ECX bitmap:
+	 * fixed counter i exists if ECX[i] || EDX[4:0] > i (SDM 18.2.5). */
+	if (c->version >= 2) {
+		for (unsigned i = 0; i < PMU_MODEL_MAX_FIXED; i++)
+			if (i < c->num_fixed || (c->version >= 5 && (c->fixed_mask_ecx & BIT(i))))
+				m.fixed_present |= BIT(i);
+	}
+	m.gp_mask = width_mask(c->gp_width);
+	m.fixed_mask = width_mask(c->fixed_width);
+	/* SDM Vol. 4 IA32_PERF_GLOBAL_CTRL: on reset the GP enables are set (so software
+	 * written for version 1 counts with IA32_PERFEVTSELx.EN alone), fixed enables clear. */
+	if (m.version >= 2)
+		m.global_ctrl = width_mask(m.num_gp);
+	/* SDM Vol. 3A 10.5.1: every LVT entry resets with its mask bit set. */
+	m.lvtpc = APIC_LVT_MASKED;
+}
+
+static void ensure_init(void)
+{
+	if (!m.init) {
+		struct pmu_model_config c = pmu_model_none();
+
+		pmu_model_reset(&c);
+	}
+}
+
+const struct pmu_model_config *pmu_model_get_config(void)
+{
+	ensure_init();
+	return &m.cfg;
+}
+
+uint32_t pmu_model_lvtpc(void) { ensure_init(); return m.lvtpc; }
+unsigned pmu_model_violations(void) { return m.violations; }
+const char *pmu_model_last_violation(void) { return m.last_violation; }
+unsigned pmu_model_faults(void) { return m.faults; }
+const char *pmu_model_last_fault(void) { return m.last_fault; }
+unsigned pmu_model_writes(void) { return m.writes; }
+unsigned pmu_model_lvtpc_writes(void) { return m.lvtpc_writes; }
+unsigned pmu_model_pmis(void) { return m.pmis; }
+unsigned pmu_model_pmis_masked(void) { return m.pmis_masked; }
+unsigned pmu_model_eois(void) { return m.eois; }
+
+unsigned pmu_model_log_len(void)
+{
+	return m.writes < PMU_MODEL_LOG_LEN ? m.writes : PMU_MODEL_LOG_LEN;
+}
+
+struct pmu_model_write pmu_model_log(unsigned i)
+{
+	unsigned len = pmu_model_log_len();
+
+	if (i >= len)
+		return (struct pmu_model_write){ 0, 0 };
+	return m.log[(m.writes - len + i) % PMU_MODEL_LOG_LEN];
+}
+
+int pmu_model_log_find(uint32_t msr, unsigned from)
+{
+	for (unsigned i = from; i < pmu_model_log_len(); i++)
+		if (pmu_model_log(i).msr == msr)
+			return (int)i;
+	return -1;
+}
+
+void pmu_model_clear_log(void)
+{
+	m.writes = 0;
+}
+
+static int fault(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fault(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m.last_fault, sizeof(m.last_fault), fmt, ap);
+	va_end(ap);
+	m.faults++;
+	return PMU_MODEL_FAULT_GP;
+}
+
+static void violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void violation(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m.last_violation, sizeof(m.last_violation), fmt, ap);
+	va_end(ap);
+	m.violations++;
+}
+
+/* ---- MSR decode and bit masks ---- */
+
+static bool fixed_exists(unsigned i)
+{
+	return i < PMU_MODEL_MAX_FIXED && (m.fixed_present & BIT(i));
+}
+
+static bool full_width_writes(void)
+{
+	return m.cfg.pdcm && (m.cfg.perf_capabilities & PERF_CAP_FW_WRITE);
+}
+
+/* Which register msr is in this configuration (K_NONE: it does not exist), and its index. */
+static enum msr_kind classify(uint32_t msr, unsigned *idx)
+{
+	*idx = 0;
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + PMU_MODEL_MAX_GP) {
+		*idx = msr - MSR_IA32_PMC0;
+		return *idx < m.num_gp ? K_PMC : K_NONE;
+	}
+	if (msr >= MSR_IA32_PMC0_FULL && msr < MSR_IA32_PMC0_FULL + PMU_MODEL_MAX_GP) {
+		*idx = msr - MSR_IA32_PMC0_FULL;
+		return *idx < m.num_gp && full_width_writes() ? K_A_PMC : K_NONE;
+	}
+	if (msr >= MSR_IA32_PERFEVTSEL0 && msr < MSR_IA32_PERFEVTSEL0 + PMU_MODEL_MAX_GP) {
+		*idx = msr - MSR_IA32_PERFEVTSEL0;
+		return *idx < m.num_gp ? K_EVTSEL : K_NONE;
+	}
+	if (msr >= MSR_CORE_PERF_FIXED_CTR0 && msr < MSR_CORE_PERF_FIXED_CTR0 + PMU_MODEL_MAX_FIXED) {
+		*idx = msr - MSR_CORE_PERF_FIXED_CTR0;
+		return fixed_exists(*idx) ? K_FIXED : K_NONE;
+	}
+	switch (msr) {
+	case MSR_CORE_PERF_FIXED_CTR_CTRL:	return m.version >= 2 ? K_FIXED_CTRL : K_NONE;
+	case MSR_CORE_PERF_GLOBAL_STATUS:	return m.version >= 2 ? K_STATUS : K_NONE;
+	case MSR_CORE_PERF_GLOBAL_CTRL:		return m.version >= 2 ? K_CTRL : K_NONE;
+	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:	return m.version >= 2 ? K_OVF_CTRL : K_NONE;
+	case MSR_CORE_PERF_GLOBAL_STATUS_SET:	return m.version >= 4 ? K_STATUS_SET : K_NONE;
+	case MSR_CORE_PERF_GLOBAL_INUSE:	return m.version >= 4 ? K_INUSE : K_NONE;
+	case MSR_IA32_PERF_CAPABILITIES:	return m.cfg.pdcm ? K_PERF_CAP : K_NONE;
+	case MSR_IA32_DEBUGCTLMSR:		return K_DEBUGCTL;
+	default:				return K_NONE;
+	}
+}
+
+/* GLOBAL_CTRL / STATUS layout: the counters that exist. */
+static uint64_t counter_bits(void)
+{
+	return width_mask(m.num_gp) | (uint64_t)m.fixed_present << GLOBAL_FIXED_SHIFT;
+}
+
+/*
+ * Non-counter GLOBAL_STATUS bits each version defines in OVF_CTRL (a.k.a.
+ * IA32_PERF_GLOBAL_STATUS_RESET from v4; SDM Figures 18-8, 18-11 and Vol. 4 Table 2-2):
+ * v2 ClrOvfBuffer 62, ClrCondChgd 63; v3 adds ClrOvfUncore 61; v4 adds ClrTraceToPAPMI 55,
+ * ClrLBR_Frz 58, ClrCTR_Frz 59, ClrASCI 60.
+ */
+static uint64_t ovf_ctrl_extra(void)
+{
+	uint64_t b = 0;
+
+	if (m.version >= 2)
+		b |= GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHGD;
+	if (m.version >= 3)
+		b |= GLOBAL_STATUS_UNCORE_OVF;
+	if (m.version >= 4)
+		b |= GLOBAL_STATUS_TRACE_TOPAPMI | GLOBAL_STATUS_LBRS_FROZEN |
+		     GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_ASCI;
+	return b;
+}
+
+/*
+ * IA32_PERF_GLOBAL_STATUS_SET (v4, SDM Figure 18-12) sets 55 and 58-62 besides the
+ * counters; bit 63 (CondChgd) has no Set bit there, so writing it faults.
+ */
+static uint64_t status_set_extra(void)
+{
+	return GLOBAL_STATUS_TRACE_TOPAPMI | GLOBAL_STATUS_LBRS_FROZEN |
+	       GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_ASCI | GLOBAL_STATUS_UNCORE_OVF |
+	       GLOBAL_STATUS_BUFFER_OVF;
+}
+
+/* Writable IA32_PERFEVTSELx bits: 31:0 (seed Figure 18-1); AnyThread (21) from v3 only. */
+static uint64_t evtsel_valid(void)
+{
+	uint64_t v = ~ARCH_PERFMON_EVENTSEL_RESERVED;
+
+	if (m.version < 3)
+		v &= ~ARCH_PERFMON_EVENTSEL_ANY;
+	return v;
+}
+
+/* Writable IA32_FIXED_CTR_CTRL bits: EN (OS, USR) and PMI of each existing fixed counter,
+ * AnyThread from v3 only (SDM Figures 18-2, 18-7). */
+static uint64_t fixed_ctrl_valid(void)
+{
+	uint64_t field = FIXED_CTR_CTRL_OS | FIXED_CTR_CTRL_USR | FIXED_CTR_CTRL_PMI;
+	uint64_t v = 0;
+
+	if (m.version >= 3)
+		field |= FIXED_CTR_CTRL_ANY;
+	for (unsigned i = 0; i < PMU_MODEL_MAX_FIXED; i++)
+		if (fixed_exists(i))
+			v |= field << (i * FIXED_CTR_CTRL_BITS);
+	return v;
+}
+
+static uint64_t fixed_field(unsigned i)
+{
+	return (m.fixed_ctrl >> (i * FIXED_CTR_CTRL_BITS)) & GENMASK_ULL(FIXED_CTR_CTRL_BITS - 1, 0);
+}
+
+static uint64_t debugctl_valid(void)
+{
+	uint64_t v = DEBUGCTLMSR_LBR | DEBUGCTLMSR_BTF | MODEL_DEBUGCTL_BTS_BITS |
+		     DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI |
+		     MODEL_DEBUGCTL_UNCORE_PMI_EN | MODEL_DEBUGCTL_RTM_DEBUG;
+
+	if (m.cfg.pdcm && (m.cfg.perf_capabilities & PERF_CAP_FREEZE_WHILE_SMM))
+		v |= DEBUGCTLMSR_FREEZE_IN_SMM;
+	return v;
+}
+
+/*
+ * IA32_PERF_GLOBAL_INUSE (v4, SDM 18.2.4.3): bit n = (IA32_PERFEVTSELn[7:0] != 0); bit 32+i
+ * = (IA32_FIXED_CTR_CTRL enable field i != 0); bit 63 (PMI_InUse) = any PERFEVTSELn.INT or
+ * fixed PMI bit set (the PEBS_ENABLE term is not modelled: no PEBS).
+ */
+#define MODEL_INUSE_PMI	BIT_ULL(63)
+
+static uint64_t global_inuse(void)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < m.num_gp; i++) {
+		if (m.evtsel[i] & ARCH_PERFMON_EVENTSEL_EVENT)
+			v |= BIT_ULL(i);
+		if (m.evtsel[i] & ARCH_PERFMON_EVENTSEL_INT)
+			v |= MODEL_INUSE_PMI;
+	}
+	for (unsigned i = 0; i < PMU_MODEL_MAX_FIXED; i++) {
+		if (!fixed_exists(i))
+			continue;
+		if (fixed_field(i) & (FIXED_CTR_CTRL_OS | FIXED_CTR_CTRL_USR))
+			v |= BIT_ULL(GLOBAL_FIXED_SHIFT + i);
+		if (fixed_field(i) & FIXED_CTR_CTRL_PMI)
+			v |= MODEL_INUSE_PMI;
+	}
+	return v;
+}
+
+/* ---- MSR access ---- */
+
+static bool msr_value(enum msr_kind k, unsigned i, uint64_t *val)
+{
+	switch (k) {
+	case K_PMC:
+	case K_A_PMC:		*val = m.pmc[i]; return true;
+	case K_EVTSEL:		*val = m.evtsel[i]; return true;
+	case K_FIXED:		*val = m.fixed[i]; return true;
+	case K_FIXED_CTRL:	*val = m.fixed_ctrl; return true;
+	case K_STATUS:		*val = m.global_status; return true;
+	case K_CTRL:		*val = m.global_ctrl; return true;
+	case K_OVF_CTRL:	/* write-1-to-clear command register: reads 0 */
+	case K_STATUS_SET:	*val = 0; return true;
+	case K_INUSE:		*val = global_inuse(); return true;
+	case K_PERF_CAP:	*val = m.cfg.perf_capabilities; return true;
+	case K_DEBUGCTL:	*val = m.debugctl; return true;
+	case K_NONE:		break;
+	}
+	*val = 0;
+	return false;
+}
+
+uint64_t pmu_model_msr(uint32_t msr)
+{
+	unsigned i;
+	uint64_t v;
+	enum msr_kind k;
+
+	ensure_init();
+	k = classify(msr, &i);
+	msr_value(k, i, &v);
+	return v;
+}
+
+bool pmu_model_poke(uint32_t msr, uint64_t v)
+{
+	unsigned i;
+
+	ensure_init();
+	switch (classify(msr, &i)) {
+	case K_PMC:
+	case K_A_PMC:		m.pmc[i] = v & m.gp_mask; return true;
+	case K_EVTSEL:		m.evtsel[i] = v; return true;
+	case K_FIXED:		m.fixed[i] = v & m.fixed_mask; return true;
+	case K_FIXED_CTRL:	m.fixed_ctrl = v; return true;
+	case K_STATUS:		m.global_status = v; return true;
+	case K_CTRL:		m.global_ctrl = v; return true;
+	case K_DEBUGCTL:	m.debugctl = v; return true;
+	case K_OVF_CTRL:
+	case K_STATUS_SET:
+	case K_INUSE:
+	case K_PERF_CAP:
+	case K_NONE:		break;
+	}
+	return false;
+}
+
+int hw_rdmsr(uint32_t msr, uint64_t *val)
+{
+	unsigned i;
+	enum msr_kind k;
+
+	ensure_init();
+	k = classify(msr, &i);
+	if (!msr_value(k, i, val))
+		return fault("rdmsr 0x%x: no such MSR (PMU version %u, %u GP, fixed mask 0x%x)",
+			     msr, m.version, m.num_gp, m.fixed_present);
+	return 0;
+}
+
+static void check_pmc_disabled(uint32_t msr, unsigned i)
+{
+	/* Seed 18.2.1.1 (EN flag): the event logic must be disabled (IA32_PERFEVTSELx.EN = 0)
+	 * before IA32_PMCx is written. Hardware accepts the write; the model records it. */
+	if (m.evtsel[i] & ARCH_PERFMON_EVENTSEL_ENABLE)
+		violation("wrmsr 0x%x: PMC written while enabled (IA32_PERFEVTSEL%u = 0x%llx)",
+			  msr, i, (unsigned long long)m.evtsel[i]);
+}
+
+int hw_wrmsr(uint32_t msr, uint64_t val)
+{
+	unsigned i;
+	enum msr_kind k;
+	uint64_t bad;
+
+	ensure_init();
+	k = classify(msr, &i);
+	switch (k) {
+	case K_NONE:
+		return fault("wrmsr 0x%x = 0x%llx: no such MSR (PMU version %u, %u GP, fixed mask 0x%x)",
+			     msr, (unsigned long long)val, m.version, m.num_gp, m.fixed_present);
+	case K_PMC: {
+		/*
+		 * SDM 18.2 "Full-Width Writes to Performance Counter Registers": WRMSR to IA32_PMCx writes EAX[31:0] and
+		 * sign-extends bit 31 through the counter's width; EDX is ignored. Values with
+		 * bit 31 set therefore load the counter with 2^width - 2^32 + low.
+		 */
+		uint64_t v = val & GENMASK_ULL(31, 0);
+
+		if (v & BIT_ULL(31))
+			v |= GENMASK_ULL(63, 32);
+		check_pmc_disabled(msr, i);
+		m.pmc[i] = v & m.gp_mask;
+		break;
+	}
+	case K_A_PMC:
+		/* IA32_A_PMCx: the full counter width; bits at or above it are reserved. */
+		if (val & ~m.gp_mask)
+			return fault("wrmsr 0x%x = 0x%llx: bits above the %u-bit counter width",
+				     msr, (unsigned long long)val, m.cfg.gp_width);
+		check_pmc_disabled(msr, i);
+		m.pmc[i] = val;
+		break;
+	case K_EVTSEL:
+		bad = val & ~evtsel_valid();
+		if (bad)
+			return fault("wrmsr IA32_PERFEVTSEL%u = 0x%llx: reserved bits 0x%llx (version %u)",
+				     i, (unsigned long long)val, (unsigned long long)bad, m.version);
+		m.evtsel[i] = val;
+		break;
+	case K_FIXED:
+		if (val & ~m.fixed_mask)
+			return fault("wrmsr IA32_FIXED_CTR%u = 0x%llx: bits above the %u-bit width",
+				     i, (unsigned long long)val, m.cfg.fixed_width);
+		m.fixed[i] = val;
+		break;
+	case K_FIXED_CTRL:
+		bad = val & ~fixed_ctrl_valid();
+		if (bad)
+			return fault("wrmsr IA32_FIXED_CTR_CTRL = 0x%llx: reserved bits 0x%llx (version %u)",
+				     (unsigned long long)val, (unsigned long long)bad, m.version);
+		m.fixed_ctrl = val;
+		break;
+	case K_STATUS:
+		return fault("wrmsr IA32_PERF_GLOBAL_STATUS = 0x%llx: read-only",
+			     (unsigned long long)val);
+	case K_CTRL:
+		bad = val & ~counter_bits();
+		if (bad)
+			return fault("wrmsr IA32_PERF_GLOBAL_CTRL = 0x%llx: reserved bits 0x%llx",
+				     (unsigned long long)val, (unsigned long long)bad);
+		m.global_ctrl = val;
+		break;
+	case K_OVF_CTRL:
+		bad = val & ~(counter_bits() | ovf_ctrl_extra());
+		if (bad)
+			return fault("wrmsr IA32_PERF_GLOBAL_OVF_CTRL = 0x%llx: reserved bits 0x%llx (version %u)",
+				     (unsigned long long)val, (unsigned long long)bad, m.version);
+		m.global_status &= ~val;	/* write 1 to clear */
+		break;
+	case K_STATUS_SET:
+		bad = val & ~(counter_bits() | status_set_extra());
+		if (bad)
+			return fault("wrmsr IA32_PERF_GLOBAL_STATUS_SET = 0x%llx: reserved bits 0x%llx",
+				     (unsigned long long)val, (unsigned long long)bad);
+		m.global_status |= val;
+		break;
+	case K_INUSE:
+		return fault("wrmsr IA32_PERF_GLOBAL_INUSE = 0x%llx: read-only",
+			     (unsigned long long)val);
+	case K_PERF_CAP:
+		return fault("wrmsr IA32_PERF_CAPABILITIES = 0x%llx: read-only",
+			     (unsigned long long)val);
+	case K_DEBUGCTL:
+		bad = val & ~debugctl_valid();
+		if (bad)
+			return fault("wrmsr IA32_DEBUGCTL = 0x%llx: reserved bits 0x%llx",
+				     (unsigned long long)val, (unsigned long long)bad);
+		m.debugctl = val;
+		break;
+	}
+	m.log[m.writes % PMU_MODEL_LOG_LEN] = (struct pmu_model_write){ msr, val };
+	m.writes++;
+	return 0;
+}
+
+/*
+ * RDPMC (SDM Vol. 2B): ECX[30] selects the fixed counters, ECX[29:0] the index; an index
+ * with no counter raises #GP. The "fast read" form (ECX[31]) existed on a few older
+ * processors only and is not enumerated architecturally, so the model rejects it with #GP.
+ * Without an architectural PMU (version 0) every RDPMC faults. CR4.PCE/CPL are not modelled
+ * (the firmware runs at CPL 0).
+ */
+int hw_rdpmc(uint32_t ecx, uint64_t *val)
+{
+	uint32_t i = ecx & MODEL_RDPMC_INDEX;
+
+	ensure_init();
+	*val = 0;
+	if (m.version == 0)
+		return fault("rdpmc 0x%x: no architectural PMU", ecx);
+	if (ecx & MODEL_RDPMC_FAST)
+		return fault("rdpmc 0x%x: fast-read form (ECX[31]) not supported", ecx);
+	if (ecx & MODEL_RDPMC_FIXED) {
+		if (!fixed_exists(i))
+			return fault("rdpmc 0x%x: no fixed counter %u", ecx, i);
+		*val = m.fixed[i];
+	} else {
+		if (i >= m.num_gp)
+			return fault("rdpmc 0x%x: no GP counter %u (%u present)", ecx, i, m.num_gp);
+		*val = m.pmc[i];
+	}
+	return 0;
+}
+
+/* ---- CPUID ---- */
+
+static uint32_t vendor_word(const char *four)
+{
+	uint32_t w;
+
+	memcpy(&w, four, sizeof(w));
+	return w;
+}
+
+static uint32_t signature(uint32_t family, uint32_t model)
+{
+	uint32_t base_fam = family > 0xf ? 0xf : family, ext_fam = family > 0xf ? family - 0xf : 0;
+	uint32_t sig = base_fam << MODEL_SIG_FAMILY_SHIFT | (model & 0xf) << MODEL_SIG_MODEL_SHIFT |
+		       ext_fam << MODEL_SIG_EXT_FAMILY_SHIFT;
+
+	/* The extended model field is used only with display family 6 or 0FH. */
+	if (base_fam == 6 || base_fam == 0xf)
+		sig |= ((model >> 4) & 0xf) << MODEL_SIG_EXT_MODEL_SHIFT;
+	return sig;
+}
+
+/*
+ * Leaf 0 (max leaf 1AH, GenuineIntel), 1 (signature, PDCM; EDX TSC/MSR/APIC), 7.0 (EDX[15]
+ * hybrid), 0AH (from the configuration, verbatim) and 1AH (core type when hybrid); every
+ * other leaf and subleaf reads as zeros.
+ */
+struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r = { 0, 0, 0, 0 };
+	const struct pmu_model_config *c;
+
+	ensure_init();
+	c = &m.cfg;
+	switch (leaf) {
+	case MODEL_LEAF_VENDOR:
+		r.eax = MODEL_MAX_LEAF;
+		r.ebx = vendor_word("Genu");
+		r.edx = vendor_word("ineI");
+		r.ecx = vendor_word("ntel");
+		break;
+	case MODEL_LEAF_FEATURES:
+		r.eax = signature(c->family, c->model);
+		r.ecx = c->pdcm ? CPUID_1_ECX_PDCM : 0;
+		r.edx = CPUID_1_EDX_TSC | CPUID_1_EDX_MSR | CPUID_1_EDX_APIC;
+		break;
+	case MODEL_LEAF_EXT_FEATURES:
+		if (subleaf == 0)
+			r.edx = c->hybrid ? MODEL_7_EDX_HYBRID : 0;
+		break;
+	case CPUID_LEAF_PMU:
+		r.eax = PMU_MODEL_EAX(c->version, c->num_gp, c->gp_width, c->ebx_len);
+		r.ebx = c->ebx_unavailable;
+		r.ecx = c->fixed_mask_ecx;
+		r.edx = PMU_MODEL_EDX(c->num_fixed, c->fixed_width);
+		break;
+	case MODEL_LEAF_HYBRID:
+		if (c->hybrid)
+			r.eax = (uint32_t)c->core_type << MODEL_1A_CORE_TYPE_SHIFT;
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+/* ---- Local APIC LVTPC ---- */
+
+uint32_t hw_apic_lvtpc_read(void)
+{
+	ensure_init();
+	return m.lvtpc;
+}
+
+void hw_apic_lvtpc_write(uint32_t v)
+{
+	ensure_init();
+	/* Delivery status (bit 12) is read-only; the model never has a delivery pending. */
+	m.lvtpc = v & ~APIC_LVT_DELIVERY_PENDING;
+	m.lvtpc_writes++;
+}
+
+void hw_apic_eoi(void)
+{
+	ensure_init();
+	m.eois++;
+}
+
+/* ---- Events, overflow, PMI ---- */
+
+/*
+ * A PMI request: a counter with INT (PERFEVTSELx[20]) or the fixed PMI bit overflowed.
+ *
+ * Freeze on PMI (IA32_DEBUGCTL[12], [11]) acts on the PMI *request* (SDM 17.4.7: "on a PMI
+ * request"), whether or not the LVTPC then delivers it:
+ *  - versions 2 and 3 (legacy freeze): the processor clears every IA32_PERF_GLOBAL_CTRL
+ *    enable bit; Freeze_LBRs_On_PMI clears IA32_DEBUGCTL.LBR;
+ *  - version 4+ (streamlined freeze, SDM 18.2.4.1): the processor sets
+ *    IA32_PERF_GLOBAL_STATUS.CTR_FRZ (59), GLOBAL_CTRL is left alone, and no counter counts
+ *    until software clears CTR_FRZ through OVF_CTRL (STATUS_RESET); Freeze_LBRs_On_PMI sets
+ *    LBR_FRZ (58) instead of clearing DEBUGCTL.LBR;
+ *  - version 1 has no global enables: perfmon freeze does nothing; the LBR freeze clears
+ *    IA32_DEBUGCTL.LBR as in the legacy scheme.
+ *
+ * Delivery: when the LVTPC is unmasked the PMI is delivered and the local APIC sets the
+ * LVTPC mask bit (SDM 18.2.1 / 10.5.1 note: a PMI masks the performance-counter LVT entry);
+ * when masked, the request is lost (counted by pmu_model_pmis_masked()).
+ */
+static void pmi_request(void)
+{
+	if (m.debugctl & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI) {
+		if (m.version >= 4)
+			m.global_status |= GLOBAL_STATUS_COUNTERS_FROZEN;
+		else if (m.version >= 2)
+			m.global_ctrl = 0;
+	}
+	if (m.debugctl & DEBUGCTLMSR_FREEZE_LBRS_ON_PMI) {
+		if (m.version >= 4)
+			m.global_status |= GLOBAL_STATUS_LBRS_FROZEN;
+		else
+			m.debugctl &= ~DEBUGCTLMSR_LBR;
+	}
+	if (m.lvtpc & APIC_LVT_MASKED) {
+		m.pmis_masked++;
+	} else {
+		m.pmis++;
+		m.lvtpc |= APIC_LVT_MASKED;
+	}
+}
+
+/* Adds count modulo mask + 1; true when the counter passed its maximum (overflowed). */
+static bool advance(uint64_t *ctr, uint64_t mask, uint64_t count)
+{
+	uint64_t room = mask - *ctr;	/* increments until the counter reads its maximum */
+
+	*ctr = (*ctr + count) & mask;
+	return count > room;
+}
+
+static bool cpl_selected_gp(uint64_t sel, int cpl)
+{
+	return sel & (cpl == 0 ? ARCH_PERFMON_EVENTSEL_OS : ARCH_PERFMON_EVENTSEL_USR);
+}
+
+/*
+ * Every counter that counts (event, umask) at cpl advances together; then overflows are
+ * reported. Overflow (a counter passing 2^width - 1): the counter wraps modulo 2^width, its
+ * GLOBAL_STATUS bit (GP x: bit x, fixed x: bit 32+x) is set on v2+, and a counter with its
+ * interrupt bit raises one PMI request for the whole step.
+ */
+void pmu_model_count(uint8_t event, uint8_t umask, uint64_t count, int cpl)
+{
+	uint64_t ovf = 0;
+	bool pmi = false;
+
+	ensure_init();
+	if (!count)
+		return;
+	if (m.version >= 4 && (m.global_status & GLOBAL_STATUS_COUNTERS_FROZEN))
+		return;
+
+	for (unsigned i = 0; i < m.num_gp; i++) {
+		uint64_t sel = m.evtsel[i];
+
+		if (!(sel & ARCH_PERFMON_EVENTSEL_ENABLE) || !cpl_selected_gp(sel, cpl))
+			continue;
+		if (MODEL_FIELD_GET(ARCH_PERFMON_EVENTSEL_EVENT, sel) != event ||
+		    MODEL_FIELD_GET(ARCH_PERFMON_EVENTSEL_UMASK, sel) != umask)
+			continue;
+		if (sel & ARCH_PERFMON_EVENTSEL_CMASK)
+			continue;	/* per-cycle threshold not simulated: never counts */
+		if (m.version >= 2 && !(m.global_ctrl & BIT_ULL(i)))
+			continue;
+		if (advance(&m.pmc[i], m.gp_mask, count)) {
+			ovf |= BIT_ULL(i);
+			if (sel & ARCH_PERFMON_EVENTSEL_INT)
+				pmi = true;
+		}
+	}
+
+	for (unsigned i = 0; i < sizeof(fixed_event) / sizeof(fixed_event[0]); i++) {
+		uint64_t f = fixed_field(i);
+		unsigned bit = GLOBAL_FIXED_SHIFT + i;
+
+		if (!fixed_exists(i) || fixed_event[i].event != event || fixed_event[i].umask != umask)
+			continue;
+		if (!(f & (cpl == 0 ? FIXED_CTR_CTRL_OS : FIXED_CTR_CTRL_USR)))
+			continue;
+		if (!(m.global_ctrl & BIT_ULL(bit)))
+			continue;
+		if (advance(&m.fixed[i], m.fixed_mask, count)) {
+			ovf |= BIT_ULL(bit);
+			if (f & FIXED_CTR_CTRL_PMI)
+				pmi = true;
+		}
+	}
+
+	if (m.version >= 2)
+		m.global_status |= ovf;
+	if (pmi)
+		pmi_request();
+}
+
+void pmu_model_retire(uint64_t insns, int cpl)
+{
+	pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, cpl);
+}

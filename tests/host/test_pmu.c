@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host unit tests of the PMU library (the pmu/ sources) against the strict SDM model
+ * (tests/host/pmu_model.c), which stands in for arch/x86/hw.c: discovery, encoding,
+ * programming order, reserved bits, legacy and full-width writes, counting and its gates,
+ * overflow arithmetic and status, save/restore, and the PMI handler's bookkeeping.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arch/x86/apic.h"
+#include "arch/x86/cpuid.h"
+#include "arch/x86/hw.h"
+#include "arch/x86/msr.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
+#include "pmu/pmi.h"
+#include "pmu/pmu.h"
+#include "tests/host/pmu_model.h"
+
+#define W48 ((1ULL << 48) - 1)
+
+static struct cpuid_regs model_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	(void)ctx;
+	return hw_cpuid(leaf, sub);
+}
+
+/* Resets the model to cfg and discovers it into p, as the firmware does at boot. */
+static void boot(struct pmu_model_config cfg, struct pmu_caps *p)
+{
+	struct cpu_info ci;
+
+	pmu_model_reset(&cfg);
+	cpu_info_decode(&ci, model_cpuid, NULL);
+	pmu_discover(p, &ci);
+	pmu_model_clear_log();
+}
+
+static void test_discover_skylake(void **state)
+{
+	struct pmu_caps p;
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	assert_int_equal(p.version, 4);
+	assert_int_equal(p.num_gp, 4);
+	assert_int_equal(p.gp_width, 48);
+	assert_int_equal(p.num_fixed, 3);
+	assert_int_equal(p.fixed_width, 48);
+	assert_int_equal(p.fixed_mask, 0x7);
+	assert_true(p.has_perf_caps);
+	assert_true(p.full_width_write);
+	assert_int_equal(p.uarch, UARCH_SKYLAKE);
+	assert_false(p.hybrid);
+	assert_int_equal(pmu_gp_mask(&p), 0xf);
+	assert_int_equal(pmu_fixed_mask(&p), 0x7ULL << 32);
+}
+
+static void test_discover_others(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_model_config cfg;
+	(void)state;
+
+	boot(pmu_model_nehalem(), &p);
+	assert_int_equal(p.version, 3);
+	assert_int_equal(p.uarch, UARCH_NEHALEM);
+	assert_false(p.full_width_write);
+
+	boot(pmu_model_v1(), &p);
+	assert_int_equal(p.version, 1);
+	assert_int_equal(p.num_gp, 2);
+	assert_int_equal(p.num_fixed, 0);	/* fixed counters are enumerated from v2 */
+	assert_false(p.has_perf_caps);
+
+	boot(pmu_model_none(), &p);
+	assert_int_equal(p.version, 0);
+	assert_int_equal(p.num_gp, 0);
+
+	/* Version 5: ECX adds fixed counters beyond EDX[4:0]; a hybrid E-core; events
+	 * marked unavailable in EBX are left out. */
+	cfg = pmu_model_skylake();
+	cfg.version = 5;
+	cfg.num_fixed = 3;
+	cfg.fixed_mask_ecx = 0x9;	/* fixed 0 and 3 */
+	cfg.ebx_len = 8;
+	cfg.ebx_unavailable = 1U << ARCH_EVENT_LLC_MISSES;
+	cfg.hybrid = true;
+	cfg.core_type = HYBRID_CORE_ATOM;
+	cfg.model = 0x97;
+	boot(cfg, &p);
+	assert_int_equal(p.fixed_mask, 0xf);
+	assert_int_equal(p.num_fixed, 4);
+	assert_int_equal(p.events, 0xff & ~(1U << ARCH_EVENT_LLC_MISSES));
+	assert_true(p.hybrid);
+	assert_int_equal(p.core_type, HYBRID_CORE_ATOM);
+	assert_int_equal(p.uarch, UARCH_ALDER_LAKE);
+	assert_string_equal(pmu_core_type_name(p.core_type), "Atom (E-core)");
+}
+
+static void test_evtsel_encoding(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_evtsel e = {
+		.event = 0xc0, .umask = 0x01, .usr = true, .os = false, .edge = true, .pc = false,
+		.intr = true, .any = false, .en = true, .inv = true, .cmask = 3,
+	}, d;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	/* seed 002: event 7:0, umask 15:8, USR 16, OS 17, E 18, PC 19, INT 20, ANY 21,
+	 * EN 22, INV 23, CMASK 31:24. */
+	assert_int_equal(pmu_evtsel_encode(&e), 0x03d501c0ULL);
+	pmu_evtsel_decode(0x03d501c0ULL, &d);
+	assert_memory_equal(&d, &e, sizeof(e));
+	e = (struct pmu_evtsel){ .pc = true, .any = true, .os = true };
+	assert_int_equal(pmu_evtsel_encode(&e), (1ULL << 19) | (1ULL << 21) | (1ULL << 17));
+
+	boot(pmu_model_skylake(), &p);
+	assert_int_equal(pmu_evtsel_check(&p, 1ULL << 21, err, sizeof(err)), 0);	/* AnyThread ok on v3+ */
+	assert_int_equal(pmu_evtsel_check(&p, 1ULL << 40, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "0x10000000000"));
+	p.version = 2;
+	assert_int_equal(pmu_evtsel_check(&p, 1ULL << 21, err, sizeof(err)), -1);
+
+	e = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, true, true);
+	assert_int_equal(pmu_evtsel_encode(&e), 0x4300c4ULL);
+}
+
+static void test_program_order_and_reserved_bits(void **state)
+{
+	struct pmu_caps p;
+	char err[PMU_ERR_LEN];
+	uint64_t sel = 0x4200c0ULL;	/* instructions, OS, EN */
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	/* Reserved bits: refused before any WRMSR. */
+	assert_int_equal(pmu_gp_program(&p, 1, sel | (1ULL << 33), 0, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_model_writes(), 0);
+	/* A counter that does not exist: refused too. */
+	assert_int_equal(pmu_gp_program(&p, 4, sel, 0, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_model_writes(), 0);
+
+	/* The manual's order: selector with EN clear, counter, selector with EN. */
+	assert_int_equal(pmu_gp_program(&p, 1, sel, 5, err, sizeof(err)), 0);
+	assert_int_equal(pmu_model_log_len(), 3);
+	assert_int_equal(pmu_model_log(0).msr, MSR_IA32_PERFEVTSEL0 + 1);
+	assert_int_equal(pmu_model_log(0).value, sel & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+	assert_int_equal(pmu_model_log(1).msr, MSR_IA32_PMC0_FULL + 1);
+	assert_int_equal(pmu_model_log(2).value, sel);
+	assert_int_equal(pmu_model_violations(), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 5);
+
+	/* Rewriting an enabled counter goes through a disabled selector, then restores it. */
+	assert_int_equal(pmu_gp_write(&p, 1, 77, err, sizeof(err)), 0);
+	assert_int_equal(pmu_model_violations(), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), sel);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 77);
+}
+
+static void test_legacy_and_full_width_writes(void **state)
+{
+	struct pmu_caps p;
+	char err[PMU_ERR_LEN];
+	uint64_t v;
+	(void)state;
+
+	/* Legacy: bit 31 is copied upward to the counter width. */
+	assert_int_equal(pmu_legacy_write_result(0x80000000ULL, 48), 0xffff80000000ULL);
+	assert_int_equal(pmu_legacy_write_result(0x7fffffffULL, 48), 0x7fffffffULL);
+	assert_int_equal(pmu_legacy_write_result(0x1234ffffffffULL, 40), 0xffffffffffULL);
+
+	boot(pmu_model_nehalem(), &p);
+	/* Representable through a legacy write: allowed, and the model agrees. */
+	assert_int_equal(pmu_gp_program(&p, 0, 0, W48 - 99, err, sizeof(err)), 0);
+	assert_int_equal(pmu_gp_read(&p, 0, &v), 0);
+	assert_int_equal(v, W48 - 99);
+	/* Not representable without full-width writes: refused, nothing written. */
+	pmu_model_clear_log();
+	assert_int_equal(pmu_gp_write(&p, 0, 0x100000000ULL, err, sizeof(err)), PMU_EARG);
+	assert_non_null(strstr(err, "full-width"));
+	assert_int_equal(pmu_model_log_find(MSR_IA32_PMC0, 0), -1);
+	/* The model faults the full-width MSR without PERF_CAPABILITIES bit 13. */
+	assert_int_equal(hw_wrmsr(MSR_IA32_PMC0_FULL, 1), 13);
+
+	boot(pmu_model_skylake(), &p);
+	assert_int_equal(pmu_gp_write(&p, 2, 0x123456789aULL, err, sizeof(err)), 0);
+	assert_int_equal(pmu_gp_read(&p, 2, &v), 0);
+	assert_int_equal(v, 0x123456789aULL);
+	assert_int_equal(pmu_gp_write(&p, 2, 1ULL << 48, err, sizeof(err)), PMU_EARG);
+}
+
+static void test_counting_and_gates(void **state)
+{
+	struct pmu_caps p;
+	char err[PMU_ERR_LEN];
+	uint64_t v;
+	struct pmu_evtsel os = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pmu_evtsel usr = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0, err, sizeof(err)), 0);
+	assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&os), 0, err, sizeof(err)), 0);
+	assert_int_equal(pmu_gp_program(&p, 1, pmu_evtsel_encode(&usr), 0, err, sizeof(err)), 0);
+	assert_int_equal(pmu_fixed_program(&p, 0, FIXED_CTR_CTRL_OS, 0, err, sizeof(err)), 0);
+
+	pmu_model_retire(100, 0);	/* GLOBAL_CTRL off: nothing counts */
+	assert_int_equal(pmu_gp_rdpmc(&p, 0, &v), 0);
+	assert_int_equal(v, 0);
+
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x3 | (1ULL << 32), err, sizeof(err)), 0);
+	pmu_model_retire(1000, 0);	/* ring 0 */
+	pmu_model_retire(7, 3);		/* ring 3 */
+	assert_int_equal(pmu_gp_rdpmc(&p, 0, &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(pmu_gp_rdpmc(&p, 1, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(pmu_fixed_rdpmc(&p, 0, &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(pmu_fixed_read(&p, 0, &v), 0);
+	assert_int_equal(v, 1000);
+
+	/* Enabling a counter that does not exist is refused before the WRMSR. */
+	assert_int_equal(pmu_global_ctrl_write(&p, 1ULL << 4, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_fixed_program(&p, 3, FIXED_CTR_CTRL_OS, 0, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_fixed_program(&p, 0, 0x10, 0, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_model_faults(), 0);
+
+	/* Version 1 has no GLOBAL_CTRL: refused without touching the MSR. */
+	boot(pmu_model_v1(), &p);
+	assert_int_equal(pmu_global_ctrl_write(&p, 1, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_model_writes(), 0);
+}
+
+static void test_overflow_and_status(void **state)
+{
+	struct pmu_caps p;
+	char err[PMU_ERR_LEN];
+	uint64_t v, st;
+	struct pmu_evtsel os = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	(void)state;
+
+	/* Width-correct differences across a wrap. */
+	assert_int_equal(pmu_counter_delta(W48 - 9, 10, 48), 20);
+	assert_int_equal(pmu_counter_delta(5, 5, 48), 0);
+	assert_int_equal(pmu_counter_delta(0, W48, 48), W48);
+	assert_int_equal(pmu_counter_delta(~0ULL, 0, 64), 1);
+
+	boot(pmu_model_skylake(), &p);
+	assert_int_equal(pmu_gp_program(&p, 3, pmu_evtsel_encode(&os), W48 - 9, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 1ULL << 3, err, sizeof(err)), 0);
+	pmu_model_retire(20, 0);
+	assert_int_equal(pmu_gp_read(&p, 3, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(pmu_global_status(&p, &st), 0);
+	assert_int_equal(st, 1ULL << 3);
+	/* OVF_CTRL clears it; bits the PMU does not define are refused. */
+	assert_int_equal(pmu_global_ovf_clear(&p, 1ULL << 20), PMU_EARG);
+	assert_int_equal(pmu_global_ovf_clear(&p, 1ULL << 3), 0);
+	assert_int_equal(pmu_global_status(&p, &st), 0);
+	assert_int_equal(st, 0);
+	/* Version 4: STATUS_SET sets, INUSE reports. */
+	assert_int_equal(pmu_global_status_set(&p, 1ULL << 1), 0);
+	assert_int_equal(pmu_global_status(&p, &st), 0);
+	assert_int_equal(st, 1ULL << 1);
+	assert_int_equal(pmu_global_inuse(&p, &v), 0);
+	assert_true(v & (1ULL << 3));
+	assert_true(pmu_status_bits(&p) & GLOBAL_STATUS_COUNTERS_FROZEN);
+
+	boot(pmu_model_nehalem(), &p);
+	assert_int_equal(pmu_global_status_set(&p, 1), PMU_EARG);	/* v3: no STATUS_SET */
+	assert_false(pmu_status_bits(&p) & GLOBAL_STATUS_COUNTERS_FROZEN);
+}
+
+static void test_save_restore(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_state s;
+	char err[PMU_ERR_LEN];
+	uint32_t regs[] = {
+		MSR_IA32_PERFEVTSEL0, MSR_IA32_PERFEVTSEL0 + 2, MSR_IA32_PMC0, MSR_IA32_PMC0 + 2,
+		MSR_CORE_PERF_FIXED_CTR0 + 1, MSR_CORE_PERF_FIXED_CTR_CTRL, MSR_CORE_PERF_GLOBAL_CTRL,
+		MSR_CORE_PERF_GLOBAL_STATUS, MSR_IA32_DEBUGCTLMSR,
+	};
+	uint64_t before[sizeof(regs) / sizeof(regs[0])];
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	/* What "firmware before us" left: two counters programmed, one running, a status. */
+	assert_int_equal(pmu_gp_program(&p, 0, 0x4300c4ULL, 0x1234, err, sizeof(err)), 0);
+	assert_int_equal(pmu_gp_program(&p, 2, 0x01003cULL, 99, err, sizeof(err)), 0);
+	assert_int_equal(pmu_fixed_program(&p, 1, FIXED_CTR_CTRL_OS | FIXED_CTR_CTRL_USR, 555, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x1 | (1ULL << 33), err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_status_set(&p, 1ULL << 2), 0);
+	assert_int_equal(hw_wrmsr(MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI), 0);
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		before[i] = pmu_model_msr(regs[i]);
+
+	assert_int_equal(pmu_save(&p, &s), 0);
+	assert_true(s.saved);
+	assert_int_equal(pmu_reset(&p), 0);	/* pmuboot's own use of the PMU */
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0), 0);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_STATUS), 0);
+	assert_int_equal(pmu_restore(&p, &s), 0);
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		if (pmu_model_msr(regs[i]) != before[i])
+			fail_msg("MSR 0x%x restored as 0x%llx, was 0x%llx", regs[i],
+				 (unsigned long long)pmu_model_msr(regs[i]), (unsigned long long)before[i]);
+	}
+	assert_int_equal(pmu_model_violations(), 0);
+	assert_int_equal(pmu_model_faults(), 0);
+	/* GLOBAL_CTRL goes back last, after every selector and counter. */
+	assert_int_equal(pmu_model_log(pmu_model_log_len() - 1).msr, MSR_CORE_PERF_GLOBAL_CTRL);
+}
+
+static void test_pmi_bookkeeping(void **state)
+{
+	struct pmu_caps p;
+	struct pmi_stats s;
+	char err[PMU_ERR_LEN];
+	uint64_t st;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	memset(&s, 0, sizeof(s));
+	e.intr = true;
+	pmu_pmi_lvt_setup(0xf0, false);
+	assert_false(pmu_model_lvtpc() & APIC_LVT_MASKED);
+	assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&e), W48, err, sizeof(err)), 0);
+	assert_int_equal(pmu_fixed_program(&p, 0, FIXED_CTR_CTRL_OS | FIXED_CTR_CTRL_PMI, W48, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 1 | (1ULL << 32), err, sizeof(err)), 0);
+	pmu_model_retire(1, 0);		/* both wrap */
+	assert_int_equal(pmu_model_pmis(), 1);
+	assert_true(pmu_model_lvtpc() & APIC_LVT_MASKED);	/* delivery masks the LVT */
+
+	pmu_pmi_handle(&p, &s, 0xf0, false);
+	assert_int_equal(s.pmis, 1);
+	assert_int_equal(s.overflows[0], 1);
+	assert_int_equal(s.overflows[32], 1);
+	assert_int_equal(s.last_status, 1 | (1ULL << 32));
+	assert_true(s.lvt_at_entry & APIC_LVT_MASKED);
+	assert_false(pmu_model_lvtpc() & APIC_LVT_MASKED);	/* the handler unmasked it */
+	assert_int_equal(pmu_model_lvtpc() & 0xff, 0xf0);
+	assert_int_equal(pmu_model_eois(), 1);
+	assert_int_equal(pmu_global_status(&p, &st), 0);
+	assert_int_equal(st, 0);
+
+	/* A spurious PMI (no status bit) is counted as such; NMI delivery sends no EOI. */
+	pmu_pmi_handle(&p, &s, 0xf0, true);
+	assert_int_equal(s.spurious, 1);
+	assert_int_equal(pmu_model_eois(), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_discover_skylake),
+		cmocka_unit_test(test_discover_others),
+		cmocka_unit_test(test_evtsel_encoding),
+		cmocka_unit_test(test_program_order_and_reserved_bits),
+		cmocka_unit_test(test_legacy_and_full_width_writes),
+		cmocka_unit_test(test_counting_and_gates),
+		cmocka_unit_test(test_overflow_and_status),
+		cmocka_unit_test(test_save_restore),
+		cmocka_unit_test(test_pmi_bookkeeping),
+	};
+
+	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
+}
