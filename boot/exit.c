@@ -6,6 +6,7 @@
 #include "boot/main.h"
 #include "boot/platform.h"
 #include "boot/uefi.h"
+#include "pmu/counter.h"
 
 static const uint8_t debug_exit_code[] = {
 	[RUN_PASS] = DEBUG_EXIT_PASS,
@@ -44,6 +45,9 @@ void platform_final_action(enum run_status st, bool boot_services)
 
 void platform_exit(enum run_status st)
 {
+	/* Leave the PMU as the firmware had it (while this_cpu() and the fault fixups still
+	 * work: boot-services=keep gives GS back to the firmware in efi_main). */
+	pmu_boot_restore();
 	if (plat.boot_services_kept)
 		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
 	platform_final_action(st, false);

@@ -25,6 +25,7 @@
 #include "boot/uefi.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
+#include "pmu/counter.h"
 #include "pmu/pmu.h"
 #include "tests/kernels/kernels.h"
 #include "tests/measure.h"
@@ -41,6 +42,11 @@ static char cmdline[4096];
 static char opt_err[256];
 static struct recover_point efi_return_rp;
 static uint64_t stack_base;
+
+static void pmu_header_line(const char *line)
+{
+	con_printf("# pmu: %s\n", line);
+}
 
 static void print_header(void)
 {
@@ -92,9 +98,7 @@ static void print_header(void)
 	fmt_size(b, sizeof(b), plat.buf_size);
 	con_printf("# memory: %s usable; buffer %s at 0x%lx (%s)\n", a, b,
 		   (unsigned long)plat.buf, plat.buf_note);
-	con_printf("# pmu: version %u, %u GP x %u bits, %u fixed x %u bits "
-		   "(CPUID.0AH EAX=0x%x EBX=0x%x EDX=0x%x)\n", pmu.version, pmu.num_gp,
-		   pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu.eax, pmu.ebx, pmu.edx);
+	pmu_caps_describe(&pmu, pmu_header_line);
 	if (plat.boot_services_kept)
 		con_printf("# mode: boot services kept%s; results on the UEFI console%s and in %s\n",
 			   plat.mode_note, !plat.serial_ok ? "" : con_serial_direct() ? " and the UART" :
@@ -147,6 +151,7 @@ static void __attribute__((noreturn)) run(void *unused)
 	setup_watchdog();
 	print_header();
 	oracle_announce();
+	pmu_boot_save();
 	platform_exit(runner_run(&plat.opt));
 }
 

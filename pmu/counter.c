@@ -332,3 +332,17 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, s->global_ctrl);
 	return r ? X86_TRAP_GP_VECTOR : 0;
 }
+
+struct pmu_state pmu_boot_state;
+
+void pmu_boot_save(void)
+{
+	if (pmu.version >= 1)
+		pmu_save(&pmu, &pmu_boot_state);
+}
+
+void pmu_boot_restore(void)
+{
+	if (pmu_boot_state.saved)
+		pmu_restore(&pmu, &pmu_boot_state);
+}
