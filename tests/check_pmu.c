@@ -422,3 +422,221 @@ enum check_status check_pmu_pmi(struct check_ctx *c)
 		return check_skip(c, "no local APIC for the PMI");
 	return overflow_run(c, true);
 }
+
+/* --- CMASK / INV / EDGE -------------------------------------------------------------- */
+
+enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
+{
+	struct pmu_evtsel ge1 = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pmu_evtsel lt1, edge, cyc = pmu_arch_evtsel(ARCH_EVENT_CORE_CYCLES, false, true);
+	struct ctr_cfg cfg[3];
+	char err[PMU_ERR_LEN];
+	uint64_t d[3], e[1], tol;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (pmu.num_gp < 3 && !plat.opt.force_pmu)
+		return check_skip(c, "needs 3 GP counters, CPUID.0AH enumerates %u", pmu.num_gp);
+	/* Cycles with >= 1 instruction retired, cycles with < 1, and all cycles: the first two
+	 * partition the third (seed 002: INV inverts the CMASK comparison). */
+	ge1.cmask = 1;
+	lt1 = ge1;
+	lt1.inv = true;
+	edge = ge1;
+	edge.edge = true;
+	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&ge1) };
+	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&lt1) };
+	cfg[2] = (struct ctr_cfg){ .idx = 2, .evtsel = pmu_evtsel_encode(&cyc) };
+	if (pmu_run_differential(cfg, 3, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, d, NULL, err,
+				 sizeof(err)))
+		return check_fail(c, "measured=%s expected=three counters counted", err);
+	/* EDGE: transitions into retiring cycles; at least one, at most one per such cycle. */
+	cfg[0].evtsel = pmu_evtsel_encode(&edge);
+	if (pmu_run_differential(cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, e, NULL, err,
+				 sizeof(err)))
+		return check_fail(c, "measured=%s expected=edge counter counted", err);
+	tol = d[2] / 1000 + 64;
+	if (d[2] == 0 || (d[0] + d[1] > d[2] + tol) || (d[0] + d[1] + tol < d[2]))
+		return check_fail(c, "measured=cmask1 %llu + inv %llu = %llu expected=cycles %llu +-%llu",
+				  (unsigned long long)d[0], (unsigned long long)d[1],
+				  (unsigned long long)(d[0] + d[1]), (unsigned long long)d[2],
+				  (unsigned long long)tol);
+	if (e[0] < 1 || e[0] > d[0] + tol)
+		return check_fail(c, "measured=edge %llu expected=1..%llu (cycles with >= 1 retired)",
+				  (unsigned long long)e[0], (unsigned long long)(d[0] + tol));
+	return check_pass(c, "measured=cmask1 %llu + inv %llu vs cycles %llu, edge %llu expected=sum "
+			  "within %llu, 1 <= edge <= cmask1", (unsigned long long)d[0],
+			  (unsigned long long)d[1], (unsigned long long)d[2],
+			  (unsigned long long)e[0], (unsigned long long)tol);
+}
+
+/* --- Freeze on PMI ------------------------------------------------------------------- */
+
+enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
+{
+	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	uint64_t before = 1000, start = (1ULL << (pmu.gp_width & 63)) - before;
+	struct ctr_cfg cfg[2];
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	uint64_t dbg = 0, status = 0, ctrl = 0, skid;
+	enum check_status st;
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+		return check_skip(c, "needs 2 GP counters");
+	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	trig.intr = true;
+	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
+	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
+	if ((r = rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg)) ||
+	    (r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)))
+		return check_fail(c, "measured=DEBUGCTL fault vector %d expected=FREEZE_PERFMON_ON_PMI set", r);
+	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	trap_set_handler(VECTOR_PMI, pmi_irq);
+	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+	/* 100000 iterations retire 400000 instructions; the PMI request at 1000 freezes both
+	 * counters, so the watcher holds 1000 plus the skid, not 400000. */
+	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, &res, err, sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=a frozen run", err);
+		goto out;
+	}
+	pmu_global_status(&pmu, &status);
+	pmu_global_ctrl_read(&pmu, &ctrl);
+	skid = res.delta[1] > before ? res.delta[1] - before : 0;
+	if (res.delta[1] >= 4 * PMU_N || res.delta[1] < before)
+		st = check_fail(c, "measured=watcher %llu expected=%llu..%llu (frozen at the PMI)",
+				(unsigned long long)res.delta[1], (unsigned long long)before,
+				(unsigned long long)(4 * PMU_N - 1));
+	else if (pmu.version >= 4 && !(status & GLOBAL_STATUS_COUNTERS_FROZEN))
+		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=CTR_FRZ (bit 59) set on v4",
+				(unsigned long long)status);
+	else
+		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu expected=frozen "
+				"at the PMI (skid reported) status=0x%llx", (unsigned long long)res.delta[1],
+				(unsigned long long)skid, (unsigned long long)status);
+	/* Unfreeze: v4 clears CTR_FRZ through OVF_CTRL; earlier versions re-enable GLOBAL_CTRL. */
+	pmu_global_ovf_clear(&pmu, pmu_status_bits(&pmu));
+out:
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	irq_enable();		/* take the pending PMI with the handler still installed */
+	irq_disable();
+	pmu_pmi_lvt_mask();
+	trap_set_handler(VECTOR_PMI, 0);
+	return st;
+}
+
+/* --- PMI as NMI, and a PMI storm ----------------------------------------------------- */
+
+static void pmi_nmi(struct trap_frame *f)
+{
+	(void)f;
+	pmu_pmi_handle(&pmu, &pmi_stats, 0, true);
+}
+
+enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
+{
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	uint64_t start = (1ULL << (pmu.gp_width & 63)) - 1000;
+	struct ctr_cfg cfg;
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	enum check_status st;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the PMI");
+	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	e.intr = true;
+	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = start };
+	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	trap_set_handler(X86_TRAP_NMI, pmi_nmi);
+	pmu_pmi_lvt_setup(0, true);
+	/* An NMI is not held back by IF: it arrives inside the frame, at the overflow. */
+	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &res, err, sizeof(err)))
+		st = check_fail(c, "measured=%s expected=an overflowing run", err);
+	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0])
+		st = check_fail(c, "measured=%llu NMIs, GP0 overflows %llu expected=1 NMI for GP0",
+				(unsigned long long)pmi_stats.pmis,
+				(unsigned long long)pmi_stats.overflows[0]);
+	else
+		st = check_pass(c, "measured=1 NMI for GP0 expected=1 NMI for GP0");
+	pmu_pmi_lvt_mask();
+	trap_set_handler(X86_TRAP_NMI, 0);
+	return st;
+}
+
+/* The storm's handler: acknowledge, then rearm the counter 16 instructions short of
+ * overflow again. */
+static struct {
+	uint64_t start;
+	bool active;
+} storm;
+
+static void storm_irq(struct trap_frame *f)
+{
+	char ignored[PMU_ERR_LEN];
+
+	(void)f;
+	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, false);
+	if (storm.active)
+		pmu_gp_write(&pmu, 0, storm.start, ignored, sizeof(ignored));
+}
+
+enum check_status check_pmu_pmi_storm(struct check_ctx *c)
+{
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	uint64_t t0, elapsed, n = 20000;
+	enum check_status st;
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the PMI");
+	storm.start = (1ULL << (pmu.gp_width & 63)) - 16;
+	if (!pmu.full_width_write && pmu_legacy_write_result(storm.start, pmu.gp_width) != storm.start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	e.intr = true;
+	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	trap_set_handler(VECTOR_PMI, storm_irq);
+	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), storm.start, err, sizeof(err))) ||
+	    (r = pmu_global_ctrl_write(&pmu, 1, err, sizeof(err)))) {
+		st = check_fail(c, "measured=%s expected=counter armed", r > 0 ? "fault" : err);
+		goto out;
+	}
+	/* With interrupts on, a PMI every ~16 instructions: the run must still end, and every
+	 * PMI must be accounted for. */
+	storm.active = true;
+	t0 = rdtsc();
+	irq_enable();
+	kernel_loop4(n, NULL);
+	irq_disable();
+	storm.active = false;
+	elapsed = tsc_to_us(rdtsc() - t0);
+	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
+	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+	if (pmi_stats.pmis < 100)
+		st = check_fail(c, "measured=%llu PMIs expected=a storm (>= 100) over %llu iterations",
+				(unsigned long long)pmi_stats.pmis, (unsigned long long)n);
+	else
+		st = check_pass(c, "measured=%llu PMIs in %llu us, %llu bounded loops, %llu spurious "
+				"expected=run survives the storm", (unsigned long long)pmi_stats.pmis,
+				(unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
+				(unsigned long long)pmi_stats.spurious);
+out:
+	pmu_pmi_lvt_mask();
+	trap_set_handler(VECTOR_PMI, 0);
+	return st;
+}

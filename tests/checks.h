@@ -40,6 +40,10 @@ enum check_status check_pmu_reserved_bits(struct check_ctx *c);
 enum check_status check_pmu_width(struct check_ctx *c);
 enum check_status check_pmu_overflow(struct check_ctx *c);
 enum check_status check_pmu_pmi(struct check_ctx *c);
+enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c);
+enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c);
+enum check_status check_pmu_pmi_nmi(struct check_ctx *c);
+enum check_status check_pmu_pmi_storm(struct check_ctx *c);
 unsigned pmu_counter_instances(void);
 void pmu_counter_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_selftest.c: fail, hang or fault by design; manual */
