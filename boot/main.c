@@ -12,11 +12,13 @@
 #include "arch/x86/cpuid.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/io.h"
+#include "arch/x86/paging.h"
 #include "arch/x86/pci.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/serial.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/user.h"
 #include "arch/x86/watchdog.h"
 #include "boot/console.h"
 #include "boot/main.h"
@@ -244,6 +246,21 @@ static EFI_STATUS usage_exit(void)
 	return (EFI_STATUS)run_status_to_efi(RUN_USAGE);
 }
 
+/* Memory for CPL-3 checks: page tables covering all RAM (and the 4 GiB below, for MMIO)
+ * and a user stack, taken while boot services can still allocate. */
+static uint64_t user_tables, user_tables_top, user_stack;
+
+static void reserve_user_mode(void)
+{
+	uint64_t top = plat.mem_top > (4ULL << 30) ? plat.mem_top : (4ULL << 30);
+
+	if (top > PAGING_MAX_BYTES)
+		return;		/* user_unavailable() will say so */
+	user_tables_top = top;
+	user_tables = uefi_alloc_pages(paging_table_bytes(top, plat.cpu.pdpe1gb));
+	user_stack = uefi_alloc_pages(USER_STACK_SIZE);
+}
+
 static EFI_STATUS run_kept(void)
 {
 	static bool owned[NR_VECTORS];
@@ -298,6 +315,9 @@ static EFI_STATUS run_exited(void)
 	trap_set_fatal_hook(runner_fatal);
 	legacy_pic_mask_all();
 	apic_init(true);
+	if (user_tables)
+		user_setup(paging_build_identity(user_tables, user_tables_top, plat.cpu.pdpe1gb),
+			   user_stack, USER_STACK_SIZE);
 	call_on_stack((void *)(uintptr_t)(stack_base + STACK_SIZE), run, NULL);
 }
 
@@ -335,12 +355,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		platform_final_action(RUN_PASS, true);
 		return EFI_SUCCESS;
 	}
-	uefi_memory(&plat.mem_usable, &largest_free);
+	uefi_memory(&plat.mem_usable, &largest_free, &plat.mem_top);
 	if (!opt_err[0])
 		choose_buffer(largest_free);
 	if (opt_err[0])
 		return usage_exit();
 	stack_base = uefi_alloc_pages(STACK_SIZE);
+	if (!plat.boot_services_kept)
+		reserve_user_mode();
 	if (!stack_base && !plat.boot_services_kept) {
 		str_lcpy(opt_err, "cannot allocate the run's stack", sizeof(opt_err));
 		return usage_exit();

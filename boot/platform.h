@@ -44,6 +44,7 @@ struct platform {
 	bool serial_ok;			/* a UART answered at serial= */
 	bool debug_exit;		/* isa-debug-exit answered at DEBUG_EXIT_PORT */
 	uint64_t mem_usable;		/* bytes usable after ExitBootServices, per the memory map */
+	uint64_t mem_top;		/* end of the highest memory-map entry */
 	uint64_t buf;			/* test buffer (identity-mapped physical address) */
 	uint64_t buf_size;
 	char buf_note[96];		/* how its size was chosen */

@@ -256,17 +256,19 @@ static int reserve_map(void)
 	return mmap_buf ? 0 : -1;
 }
 
-void uefi_memory(uint64_t *usable, uint64_t *largest_free)
+void uefi_memory(uint64_t *usable, uint64_t *largest_free, uint64_t *top)
 {
 	UINTN size, key, dsize;
 
-	*usable = *largest_free = 0;
+	*usable = *largest_free = *top = 0;
 	if (reserve_map() || EFI_ERROR(get_map(&size, &key, &dsize)))
 		return;
 	for (UINTN off = 0; off + dsize <= size; off += dsize) {
 		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)(mmap_buf + off);
 		uint64_t bytes = d->NumberOfPages * EFI_PAGE_SIZE;
 
+		if (d->PhysicalStart + bytes > *top)
+			*top = d->PhysicalStart + bytes;
 		switch (d->Type) {
 		case EfiConventionalMemory:
 			if (bytes > *largest_free)

@@ -40,8 +40,8 @@ int uefi_write_file(const char *name, const char *data, size_t len);
 /* Page allocation as loader data; 0 on failure. */
 uint64_t uefi_alloc_pages(uint64_t bytes);
 /* Memory the firmware will hand over at ExitBootServices (conventional + boot services +
- * loader), and the largest conventional block. */
-void uefi_memory(uint64_t *usable, uint64_t *largest_free);
+ * loader), the largest conventional block, and the end of the highest memory-map entry. */
+void uefi_memory(uint64_t *usable, uint64_t *largest_free, uint64_t *top);
 /* The ACPI 2.0+ RSDP from the configuration table (1.0 as a fallback); 0 if none. */
 uint64_t uefi_find_rsdp(void);
 

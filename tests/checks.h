@@ -46,6 +46,9 @@ enum check_status check_pmu_pmi_nmi(struct check_ctx *c);
 enum check_status check_pmu_pmi_storm(struct check_ctx *c);
 unsigned pmu_counter_instances(void);
 void pmu_counter_instance_name(unsigned i, char *buf, size_t len);
+/* tests/check_user.c */
+enum check_status check_user_ring3(struct check_ctx *c);
+enum check_status check_user_icount(struct check_ctx *c);
 /* tests/check_selftest.c: fail, hang or fault by design; manual */
 enum check_status check_selftest_fail(struct check_ctx *c);
 enum check_status check_selftest_hang(struct check_ctx *c);

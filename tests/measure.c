@@ -2,6 +2,8 @@
 /* Measurement regions and the oracle's prediction lines. */
 #include "tests/measure.h"
 #include "pmu/frame.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/user.h"
 #include "arch/x86/io.h"
 #include "boot/console.h"
 #include "boot/platform.h"
@@ -111,6 +113,17 @@ struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
 	r.tsc = frame_tsc(r.id, k->fn, n, arg);
 	irq_restore(flags);
 	predict_and_print(FRAME_TSC, k, n, arg, &r);
+	return r;
+}
+
+struct region measure_kernel_user(const struct kernel_desc *k, uint64_t n, void *arg, int *fault)
+{
+	struct region r = next_region();
+
+	*fault = user_call((user_fn)(uintptr_t)frame_slot(r.id), (uint64_t)(uintptr_t)k->fn, n,
+			   (uint64_t)(uintptr_t)arg, 0, false, &r.tsc);
+	if (*fault == FAULT_NONE)
+		predict_and_print(FRAME_TSC, k, n, arg, &r);
 	return r;
 }
 

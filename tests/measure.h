@@ -35,6 +35,12 @@ struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
 struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
 				 uint64_t enable);
 
+/*
+ * measure_kernel() at CPL 3 (arch/x86/user.h): the TSC frame and the kernel run in user
+ * mode. Returns the user call's fault vector (FAULT_NONE on success) in *fault.
+ */
+struct region measure_kernel_user(const struct kernel_desc *k, uint64_t n, void *arg, int *fault);
+
 /* The whole region's prediction: the frame's part plus the kernel's model. */
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c);

@@ -107,8 +107,14 @@ void cpu_info_decode(struct cpu_info *ci, cpuid_fn fn, void *ctx)
 	r = fn(ctx, 0x80000000, 0);
 	/* A CPU without extended leaves echoes something below 0x80000000. */
 	ci->max_ext_leaf = (r.eax & 0x80000000) ? r.eax : 0;
-	if (ci->max_ext_leaf >= 0x80000001)
-		ci->long_mode = fn(ctx, 0x80000001, 0).edx & CPUID_80000001_EDX_LM;
+	if (ci->max_ext_leaf >= 0x80000001) {
+		r = fn(ctx, 0x80000001, 0);
+		ci->long_mode = r.edx & CPUID_80000001_EDX_LM;
+		ci->pdpe1gb = r.edx & CPUID_80000001_EDX_PDPE1GB;
+	}
+	ci->phys_bits = 36;
+	if (ci->max_ext_leaf >= 0x80000008 && (fn(ctx, 0x80000008, 0).eax & 0xff))
+		ci->phys_bits = fn(ctx, 0x80000008, 0).eax & 0xff;
 	if (ci->max_ext_leaf >= 0x80000004) {
 		for (uint32_t i = 0; i < 3; i++) {
 			r = fn(ctx, 0x80000002 + i, 0);

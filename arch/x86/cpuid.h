@@ -30,6 +30,7 @@ static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 
 #define CPUID_1_EDX_APIC		(1U << 9)
 #define CPUID_1_EDX_SSE2		(1U << 26)
 /* Leaf 0x80000001 */
+#define CPUID_80000001_EDX_PDPE1GB	(1U << 26)	/* 1-GiB pages */
 #define CPUID_80000001_EDX_LM		(1U << 29)
 /* Leaf 0x80000007 */
 #define CPUID_80000007_EDX_INVTSC	(1U << 8)
@@ -64,6 +65,8 @@ struct cpu_info {
 	uint32_t l15_eax, l15_ebx, l15_ecx;	/* TSC/crystal ratio denominator, numerator, crystal Hz */
 	uint32_t l16_eax;			/* processor base frequency MHz */
 	uint32_t hv_tsc_khz;			/* CPUID.40000010H:EAX where the hypervisor offers it */
+	bool pdpe1gb;				/* 1-GiB pages */
+	unsigned phys_bits;			/* CPUID.80000008H:EAX[7:0], 36 when absent */
 };
 
 typedef struct cpuid_regs (*cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf);

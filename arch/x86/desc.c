@@ -87,6 +87,7 @@ void desc_install_owned(struct cpu_desc *d)
 	memset(&d->tss, 0, sizeof(d->tss));
 	d->tss.ist[IST_EMERGENCY - 1] = (uint64_t)(uintptr_t)(d->emergency_stack + EMERGENCY_STACK_SIZE);
 	d->tss.iomap_base = sizeof(struct tss64);	/* no I/O bitmap */
+	d->tss.rsp[0] = (uint64_t)(uintptr_t)(d->ring0_stack + RING0_STACK_SIZE);
 
 	struct desc_ptr gdtr = { sizeof(d->gdt) - 1, (uint64_t)(uintptr_t)d->gdt };
 	/* Load the GDT, then reload CS through a far return and every data segment. The GS
@@ -134,6 +135,14 @@ void desc_install_shared(const bool owned[256])
 			idt[v] = fw[v];
 	}
 	load_idt();
+}
+
+#define GATE_INTERRUPT_USER	0xee	/* present, DPL 3, 64-bit interrupt gate */
+
+void desc_set_user_gate(unsigned vector)
+{
+	if (vector < NR_VECTORS)
+		idt[vector].type_attr = GATE_INTERRUPT_USER;
 }
 
 void desc_restore_firmware(void)

@@ -35,10 +35,14 @@ struct tss64 {
 } __attribute__((packed));
 _Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 8-11: 64-bit TSS is 104 bytes");
 
+#define RING0_STACK_SIZE	16384
+
 struct cpu_desc {
 	uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));
 	uint8_t emergency_stack[EMERGENCY_STACK_SIZE] __attribute__((aligned(16)));
+	/* TSS.RSP0: the stack an interrupt or exception from CPL 3 starts on. */
+	uint8_t ring0_stack[RING0_STACK_SIZE] __attribute__((aligned(16)));
 };
 
 struct idt_gate {
@@ -71,5 +75,8 @@ void desc_install_owned(struct cpu_desc *d);
  */
 void desc_install_shared(const bool owned[256]);
 void desc_restore_firmware(void);
+
+/* Makes vector reachable from CPL 3 through INT n (gate DPL 3). */
+void desc_set_user_gate(unsigned vector);
 
 #endif /* ARCH_X86_DESC_H */

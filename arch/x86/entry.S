@@ -94,6 +94,10 @@ recover_set:
 	pushfq
 	popq	%rax
 	movq	%rax, 64(%rdi)
+	movq	%cs, %rax
+	movq	%rax, 72(%rdi)
+	movq	%ss, %rax
+	movq	%rax, 80(%rdi)
 	xorl	%eax, %eax
 	ret
 
@@ -129,5 +133,52 @@ call_on_stack:
 1:	cli
 	hlt
 	jmp	1b
+
+
+/*
+ * void enter_user(fn, a0, a1, a2, a3, stack_top): IRETQ to CPL 3 at user_trampoline with
+ * fn in r11 and a0..a3 in rdi, rsi, rdx, rcx; interrupts stay off. The trampoline calls
+ * fn and returns to CPL 0 through INT VECTOR_USER_EXIT (arch/x86/user.c resumes there).
+ */
+#define USER_CS_SEL	(3 * 8 + 3)	/* arch/x86/desc.h */
+#define USER_DS_SEL	(4 * 8 + 3)
+#define VECTOR_USER_EXIT_NR 0x80	/* arch/x86/user.h */
+
+	.text
+	.globl	enter_user
+enter_user:
+	movq	%rdi, %r11
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	movq	%rcx, %rdx
+	movq	%r8, %rcx
+	pushq	$USER_DS_SEL
+	pushq	%r9
+	pushq	$0x2
+	pushq	$USER_CS_SEL
+	leaq	user_trampoline(%rip), %rax
+	pushq	%rax
+	iretq
+
+	.globl	user_trampoline
+user_trampoline:
+	callq	*%r11
+	int	$VECTOR_USER_EXIT_NR
+	ud2
+
+/* Small CPL-3 probes for the user-mode checks. */
+	.globl	user_probe_cli, user_probe_rdpmc0, user_probe_hlt
+user_probe_cli:
+	cli
+	ret
+user_probe_rdpmc0:
+	xorl	%ecx, %ecx
+	rdpmc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	ret
+user_probe_hlt:
+	hlt
+	ret
 
 	.section .note.GNU-stack, "", @progbits

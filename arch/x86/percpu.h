@@ -19,6 +19,7 @@ struct recover_point {
 	uint64_t rsp;		/* stack pointer after recover_set() returns */
 	uint64_t rip;		/* its return address */
 	uint64_t rflags;	/* flags when it was called (IF restored on resume) */
+	uint64_t cs, ss;	/* its code and stack selectors (a resume from CPL 3 needs them) */
 };
 
 struct percpu {
@@ -44,6 +45,9 @@ struct percpu {
 	uint64_t unexpected[NR_VECTORS];	/* vectors that arrived with no handler */
 	uint64_t spurious;
 	unsigned trap_depth;			/* nesting of trap_dispatch */
+
+	/* User mode (arch/x86/user.c): the value the CPL-3 function returned. */
+	uint64_t user_ret;
 
 	struct cpu_desc desc;			/* GDT and TSS (IDT is shared) */
 };

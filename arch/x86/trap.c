@@ -4,6 +4,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/user.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 
@@ -71,6 +72,8 @@ void recover_resume(struct trap_frame *f, const struct recover_point *rp, int co
 	f->rsp = rp->rsp;
 	f->rip = rp->rip;
 	f->rflags = rp->rflags & ~(uint64_t)X86_EFLAGS_DF;
+	f->cs = rp->cs;		/* back at the recovery point's privilege, from CPL 3 too */
+	f->ss = rp->ss;
 	f->rax = (uint64_t)(int64_t)code;
 }
 
@@ -131,8 +134,14 @@ static void __attribute__((noreturn)) trap_fatal(struct trap_frame *f)
 
 void trap_dispatch(struct trap_frame *f)
 {
-	struct percpu *c = this_cpu();
+	struct percpu *c;
 	unsigned v = (unsigned)f->vector;
+
+	/* From CPL 3 the GS base may not be ours any more (IRET to CPL 3 nulls GS, and a null
+	 * selector clears the base on some CPUs): restore it before this_cpu(). */
+	if (f->cs & 3)
+		user_restore_gs();
+	c = this_cpu();
 
 	c->trap_depth++;
 	if (v < NR_EXCEPTIONS && v != X86_TRAP_NMI) {

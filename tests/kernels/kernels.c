@@ -8,14 +8,14 @@
 #define FRAME_SLOT_SIZE	64
 extern char frame_slots[], frame_slot0_call[], frame_slot0_return[];
 
-typedef uint64_t (*frame_slot_fn)(kernel_fn k, uint64_t n, void *arg);
+frame_slot_fn frame_slot(unsigned slot)
+{
+	return (frame_slot_fn)(uintptr_t)(frame_slots + FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS));
+}
 
 uint64_t frame_tsc(unsigned slot, kernel_fn k, uint64_t n, void *arg)
 {
-	frame_slot_fn f = (frame_slot_fn)(uintptr_t)(frame_slots +
-		FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS));
-
-	return f(k, n, arg);
+	return frame_slot(slot)(k, n, arg);
 }
 
 uint64_t frame_call_site(unsigned slot)

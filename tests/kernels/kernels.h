@@ -94,6 +94,9 @@ void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed)
  * it. Call with interrupts disabled.
  */
 uint64_t frame_tsc(unsigned slot, kernel_fn k, uint64_t n, void *arg);
+/* The slot's code itself, for running the frame elsewhere (at CPL 3). */
+typedef uint64_t (*frame_slot_fn)(kernel_fn k, uint64_t n, void *arg);
+frame_slot_fn frame_slot(unsigned slot);
 /* Address of the slot's CALL to the kernel, and the return address it pushes. */
 uint64_t frame_call_site(unsigned slot);
 uint64_t frame_return_site(unsigned slot);

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Identity-mapped, user-accessible 4-level page tables (pure: they are only written). */
+#include "arch/x86/paging.h"
+#include "lib/string.h"
+
+#define GIB	(1ULL << 30)
+#define MIB2	(2ULL << 20)
+
+static uint64_t round_top(uint64_t top)
+{
+	top = (top + GIB - 1) & ~(GIB - 1);
+	if (top == 0)
+		top = GIB;
+	return top > PAGING_MAX_BYTES ? PAGING_MAX_BYTES : top;
+}
+
+uint64_t paging_table_bytes(uint64_t top, bool gib_pages)
+{
+	uint64_t gibs = round_top(top) / GIB;
+
+	/* PML4 + PDPT (+ one PD per GiB with 2-MiB pages). */
+	return 4096 * (2 + (gib_pages ? 0 : gibs));
+}
+
+uint64_t paging_build_identity(uint64_t mem, uint64_t top, bool gib_pages)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)mem;
+	uint64_t *pdpt = pml4 + 512;
+	uint64_t gibs = round_top(top) / GIB;
+	const uint64_t flags = PTE_P | PTE_RW | PTE_US;
+
+	memset(pml4, 0, (size_t)paging_table_bytes(top, gib_pages));
+	pml4[0] = ((uint64_t)(uintptr_t)pdpt & PTE_ADDR) | flags;
+	for (uint64_t g = 0; g < gibs; g++) {
+		if (gib_pages) {
+			pdpt[g] = (g * GIB) | flags | PTE_PS;
+			continue;
+		}
+		uint64_t *pd = pml4 + 1024 + 512 * g;
+
+		pdpt[g] = ((uint64_t)(uintptr_t)pd & PTE_ADDR) | flags;
+		for (uint64_t i = 0; i < 512; i++)
+			pd[i] = (g * GIB + i * MIB2) | flags | PTE_PS;
+	}
+	return mem;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmuboot's own page tables: an identity map of the low physical address space with every
+ * page user-accessible, so checks can run kernels at CPL 3 (the firmware's tables map
+ * everything supervisor-only). Built in memory allocated while boot services exist.
+ */
+#ifndef ARCH_X86_PAGING_H
+#define ARCH_X86_PAGING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Page-table entry bits (SDM Vol. 3A 4.5). */
+#define PTE_P		(1ULL << 0)
+#define PTE_RW		(1ULL << 1)
+#define PTE_US		(1ULL << 2)
+#define PTE_PS		(1ULL << 7)	/* 2-MiB (PD) or 1-GiB (PDPT) page */
+#define PTE_ADDR	0x000ffffffffff000ULL
+
+#define PAGING_MAX_BYTES	(512ULL << 30)	/* one PDPT: 512 GiB */
+
+/* Bytes of table memory identity-mapping [0, top) needs (2-MiB pages, or 1-GiB). */
+uint64_t paging_table_bytes(uint64_t top, bool gib_pages);
+
+/*
+ * Fills tables at `mem` (4-KiB aligned, paging_table_bytes() long) with the identity map
+ * of [0, top) — top rounded up to 1 GiB, at most PAGING_MAX_BYTES — present, writable,
+ * user, write-back (PAT 0; MTRRs keep MMIO uncached). Returns the CR3 value.
+ */
+uint64_t paging_build_identity(uint64_t mem, uint64_t top, bool gib_pages);
+
+#endif /* ARCH_X86_PAGING_H */

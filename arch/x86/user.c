@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* CPL-3 calls: IRETQ in through the trampoline, INT VECTOR_USER_EXIT (or a fault) back out. */
+#include "arch/x86/user.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+
+#define X86_CR4_SMEP	BIT(20)
+#define X86_CR4_SMAP	BIT(21)
+#define X86_CR4_LA57	BIT(12)
+
+#define USER_DONE	0x1000	/* recover code for a normal return; fault vectors are < 256 */
+
+void enter_user(user_fn fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t stack_top) __attribute__((noreturn));
+
+static uint64_t user_cr3, user_stack_top;
+static const char *why_not = "user mode needs boot-services=exit (pmuboot's GDT, TSS and page "
+			     "tables), and RAM below 512 GiB";
+static struct percpu *user_owner;
+
+static void user_exit_irq(struct trap_frame *f)
+{
+	struct percpu *c = this_cpu();
+	struct recover_point *rp = c->probe_rp;
+
+	if (!(f->cs & 3) || !rp) {
+		c->unexpected[VECTOR_USER_EXIT]++;	/* not from a user call */
+		return;
+	}
+	c->user_ret = f->rax;
+	c->probe_rp = 0;
+	recover_resume(f, rp, USER_DONE);
+}
+
+void user_setup(uint64_t cr3, uint64_t stack, uint64_t stack_size)
+{
+	if (read_cr4() & X86_CR4_LA57) {
+		why_not = "5-level paging is on: pmuboot's 4-level user tables cannot replace it";
+		return;
+	}
+	if (!cr3 || !stack) {
+		why_not = "no memory for user page tables or stack";
+		return;
+	}
+	user_cr3 = cr3;
+	user_stack_top = (stack + stack_size) & ~15ULL;
+	desc_set_user_gate(VECTOR_USER_EXIT);
+	trap_set_handler(VECTOR_USER_EXIT, user_exit_irq);
+	why_not = 0;
+}
+
+const char *user_unavailable(void)
+{
+	return why_not;
+}
+
+void user_restore_gs(void)
+{
+	if (user_owner)
+		wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)user_owner);
+}
+
+int user_call(user_fn fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, bool pce,
+	      uint64_t *ret)
+{
+	struct percpu *c = this_cpu();
+	struct recover_point rp;
+	struct recover_point *outer = c->probe_rp;
+	uint64_t flags, cr3, cr4;
+	volatile int code;
+
+	if (why_not)
+		return X86_TRAP_GP;
+	flags = irq_save();
+	cr3 = read_cr3();
+	cr4 = read_cr4();
+	/* Every page of the user tables is user-accessible: supervisor execution and data
+	 * access protection would fault pmuboot itself while they are loaded. */
+	write_cr4((cr4 & ~(uint64_t)(X86_CR4_SMEP | X86_CR4_SMAP)) |
+		  (pce ? X86_CR4_PCE : 0));
+	if (!pce)
+		write_cr4(read_cr4() & ~(uint64_t)X86_CR4_PCE);
+	asm volatile("mov %0, %%cr3" : : "r"(user_cr3) : "memory");
+	user_owner = c;
+	code = recover_set(&rp);
+	if (code == 0) {
+		c->probe_rp = &rp;
+		enter_user(fn, a0, a1, a2, a3, user_stack_top);
+	}
+	c->probe_rp = outer;
+	asm volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
+	write_cr4(cr4);
+	irq_restore(flags);
+	if (code == USER_DONE) {
+		*ret = c->user_ret;
+		return FAULT_NONE;
+	}
+	return code - 1;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running code at CPL 3: kernels for USR/OS counting checks, and probes that must fault
+ * there. pmuboot's own identity-mapped, user-accessible page tables are loaded only for
+ * the duration of a call; an exception at CPL 3 unwinds back to the caller.
+ */
+#ifndef ARCH_X86_USER_H
+#define ARCH_X86_USER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VECTOR_USER_EXIT	0x80	/* INT from CPL 3 ending a user call (gate DPL 3) */
+#define USER_STACK_SIZE		(64u << 10)
+
+typedef uint64_t (*user_fn)(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
+
+/*
+ * Makes user calls possible (exit mode only): page tables at cr3 (from
+ * paging_build_identity), a user stack, the exit gate. Records why not otherwise.
+ */
+void user_setup(uint64_t cr3, uint64_t stack, uint64_t stack_size);
+/* NULL when user calls work, else why not. */
+const char *user_unavailable(void);
+
+/*
+ * Runs fn(a0, a1, a2, a3) at CPL 3 with interrupts disabled and CR4.PCE as `pce` asks.
+ * Returns FAULT_NONE with fn's return value in *ret, or the vector of the exception fn
+ * raised (and nothing in *ret).
+ */
+int user_call(user_fn fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, bool pce,
+	      uint64_t *ret);
+
+/* Called by trap_dispatch on entry from CPL 3. */
+void user_restore_gs(void);
+
+/* CPL-3 probes (arch/x86/entry.S). */
+uint64_t user_probe_cli(uint64_t, uint64_t, uint64_t, uint64_t);
+uint64_t user_probe_rdpmc0(uint64_t, uint64_t, uint64_t, uint64_t);
+uint64_t user_probe_hlt(uint64_t, uint64_t, uint64_t, uint64_t);
+
+#endif /* ARCH_X86_USER_H */
