@@ -9,6 +9,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/user.h"
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
@@ -639,4 +640,84 @@ out:
 	pmu_pmi_lvt_mask();
 	trap_set_handler(VECTOR_PMI, 0);
 	return st;
+}
+
+/* --- USR and OS ---------------------------------------------------------------------- */
+
+/* Instructions counted by GP0 (USR only) and GP1 (OS only) across one loop4 of n
+ * iterations at CPL 3 (user) or CPL 0. */
+static int usr_os_once(bool user, uint64_t n, uint64_t out[2], char *err, size_t errlen)
+{
+	struct pmu_evtsel usr = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
+	struct pmu_evtsel os = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	uint64_t ret, flags;
+	int r, v = FAULT_NONE;
+
+	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&usr), 0, err, errlen)) ||
+	    (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&os), 0, err, errlen)))
+		return r;
+	flags = irq_save();
+	pmu_global_ctrl_write(&pmu, 0x3, err, errlen);
+	if (user)
+		v = user_call((user_fn)(uintptr_t)kernel_loop4, n, 0, 0, 0, false, &ret);
+	else
+		kernel_loop4(n, NULL);
+	pmu_global_ctrl_write(&pmu, 0, err, errlen);
+	irq_restore(flags);
+	if (v != FAULT_NONE) {
+		fmt_snprintf(err, errlen, "the CPL-3 run faulted (vector %d)", v);
+		return v;
+	}
+	if ((r = pmu_gp_read(&pmu, 0, &out[0])) || (r = pmu_gp_read(&pmu, 1, &out[1])))
+		fmt_snprintf(err, errlen, "RDMSR of a PMC faulted (vector %d)", r);
+	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
+	pmu_gp_program(&pmu, 1, 0, 0, err, errlen);
+	return r;
+}
+
+/* Smallest counts over the repetitions, at n and at 2n: their difference. */
+static int usr_os_diff(bool user, uint64_t n, uint64_t diff[2], char *err, size_t errlen)
+{
+	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX }, hi[2] = { UINT64_MAX, UINT64_MAX }, v[2];
+	int r;
+
+	for (unsigned rep = 0; rep < PMU_REPS; rep++) {
+		if ((r = usr_os_once(user, n, v, err, errlen)))
+			return r;
+		for (int i = 0; i < 2; i++)
+			lo[i] = v[i] < lo[i] ? v[i] : lo[i];
+		if ((r = usr_os_once(user, 2 * n, v, err, errlen)))
+			return r;
+		for (int i = 0; i < 2; i++)
+			hi[i] = v[i] < hi[i] ? v[i] : hi[i];
+	}
+	diff[0] = hi[0] - lo[0];
+	diff[1] = hi[1] - lo[1];
+	return 0;
+}
+
+enum check_status check_pmu_usr_os(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t u[2], k[2], want = 4 * PMU_N;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (user_unavailable())
+		return check_skip(c, "%s", user_unavailable());
+	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+		return check_skip(c, "needs 2 GP counters");
+	if (usr_os_diff(true, PMU_N, u, err, sizeof(err)) ||
+	    usr_os_diff(false, PMU_N, k, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=USR and OS counters counted", err);
+	/* At CPL 3 the USR counter sees the loop and the OS counter only the constant entry
+	 * and exit path (cancelled by the differential); at CPL 0 the reverse. */
+	if (u[0] != want || u[1] != 0 || k[0] != 0 || k[1] != want)
+		return check_fail(c, "measured=CPL3 usr %llu os %llu, CPL0 usr %llu os %llu "
+				  "expected=CPL3 usr %llu os 0, CPL0 usr 0 os %llu",
+				  (unsigned long long)u[0], (unsigned long long)u[1],
+				  (unsigned long long)k[0], (unsigned long long)k[1],
+				  (unsigned long long)want, (unsigned long long)want);
+	return check_pass(c, "measured=CPL3 usr %llu os 0, CPL0 usr 0 os %llu expected=same N=%llu",
+			  (unsigned long long)want, (unsigned long long)want, PMU_N);
 }

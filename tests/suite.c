@@ -53,6 +53,8 @@ const struct check suite_checks[] = {
 	  check_selftest_hang, CHECK_MANUAL, 200, 0, 0 },
 	{ "selftest.fault", "faults by design: an unexpected #UD must end the run with a report",
 	  check_selftest_fault, CHECK_MANUAL, 0, 0, 0 },
+	{ "pmu.usr_os", "USR-only counts the loop at CPL 3 and not at CPL 0; OS-only the reverse",
+	  check_pmu_usr_os, 0, 0, 0, 0 },
 	{ "pmu.cmask_inv_edge", "cycles with >=1 retired + INV complement = cycles; EDGE counts transitions",
 	  check_pmu_cmask_inv_edge, 0, 0, 0, 0 },
 	{ "pmu.freeze_on_pmi", "DEBUGCTL.FREEZE_PERFMON_ON_PMI stops the counters at the PMI; skid reported",
