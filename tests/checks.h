@@ -47,6 +47,13 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c);
 enum check_status check_pmu_usr_os(struct check_ctx *c);
 unsigned pmu_counter_instances(void);
 void pmu_counter_instance_name(unsigned i, char *buf, size_t len);
+/* tests/check_pmu_uarch.c */
+enum check_status check_pmu_branch_misses(struct check_ctx *c);
+unsigned branch_miss_instances(void);
+void branch_miss_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c);
+enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c);
+enum check_status check_pmu_cache_levels(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

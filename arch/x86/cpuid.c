@@ -156,3 +156,35 @@ void cpu_info_read(struct cpu_info *ci)
 {
 	cpu_info_decode(ci, cpuid_insn, 0);
 }
+
+unsigned cpu_caches(cpuid_fn fn, void *ctx, const struct cpu_info *ci, struct cache_info *out,
+		    unsigned max)
+{
+	unsigned n = 0;
+
+	if (ci->vendor != VENDOR_INTEL || ci->max_leaf < CPUID_LEAF_CACHE)
+		return 0;
+	for (uint32_t sub = 0; sub < 32 && n < max; sub++) {
+		struct cpuid_regs r = fn(ctx, CPUID_LEAF_CACHE, sub);
+		unsigned type = r.eax & 0x1f;
+
+		if (type == 0)
+			break;
+		out[n].type = type;
+		out[n].level = (r.eax >> 5) & 0x7;
+		out[n].ways = ((r.ebx >> 22) & 0x3ff) + 1;
+		out[n].line = (r.ebx & 0xfff) + 1;
+		out[n].size = (uint64_t)out[n].ways * (((r.ebx >> 12) & 0x3ff) + 1) * out[n].line *
+			      ((uint64_t)r.ecx + 1);
+		n++;
+	}
+	return n;
+}
+
+uint64_t cache_size(const struct cache_info *c, unsigned n, unsigned level)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (c[i].level == level && c[i].type != CACHE_TYPE_INSN)
+			return c[i].size;
+	return 0;
+}

@@ -71,6 +71,26 @@ struct cpu_info {
 
 typedef struct cpuid_regs (*cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf);
 
+/* Deterministic cache parameters, CPUID leaf 4 (SDM Vol. 2A CPUID, Table 3-8). */
+#define CPUID_LEAF_CACHE	4
+#define CACHE_TYPE_DATA		1
+#define CACHE_TYPE_INSN		2
+#define CACHE_TYPE_UNIFIED	3
+#define MAX_CACHES		8
+
+struct cache_info {
+	unsigned level;		/* 1, 2, 3 */
+	unsigned type;		/* CACHE_TYPE_* */
+	uint64_t size;		/* bytes: ways * partitions * line size * sets */
+	unsigned line, ways;
+};
+
+/* Reads leaf 4 subleaves until the null type; returns how many caches (Intel only). */
+unsigned cpu_caches(cpuid_fn fn, void *ctx, const struct cpu_info *ci, struct cache_info *out,
+		    unsigned max);
+/* Size of the data or unified cache at `level`, 0 if none. */
+uint64_t cache_size(const struct cache_info *c, unsigned n, unsigned level);
+
 /* Decodes through fn (the real instruction, or a table in host tests). */
 void cpu_info_decode(struct cpu_info *ci, cpuid_fn fn, void *ctx);
 /* Decodes the running CPU. */

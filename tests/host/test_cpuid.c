@@ -37,6 +37,8 @@ static const struct leaf skylake[] = {
 	{ 0, { 0x16, STR4('G', 'e', 'n', 'u'), STR4('n', 't', 'e', 'l'), STR4('i', 'n', 'e', 'I') } },
 	{ 1, { 0x000506e3, 0x02100800, 0x7ffafbbf | (1u << 15), 0xbfebfbff } },
 	{ 0x0a, { 0x07300404, 0x00000000, 0x00000000, 0x00000603 } },
+	/* Leaf 4: one subleaf answered for every query (the table ignores subleaves). */
+	{ 0x04, { 0x1c004121, 0x01c0003f, 0x0000003f, 0 } },
 	{ 0x15, { 2, 300, 0, 0 } },
 	{ 0x16, { 3400, 4000, 100, 0 } },
 	{ 0x80000000, { 0x80000008, 0, 0, 0 } },
@@ -170,6 +172,47 @@ static void test_bad_hypervisor_leaf(void **state)
 	assert_int_equal(ci.model, 0x3c);
 }
 
+static struct cpuid_regs leaf4(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	/* Skylake client: L1d 32K 8-way, L1i 32K, L2 256K 4-way, L3 8M 16-way, then null. */
+	static const struct cpuid_regs caches[] = {
+		{ 0x1c004121, 0x01c0003f, 0x0000003f, 0 },
+		{ 0x1c004122, 0x01c0003f, 0x0000003f, 0 },
+		{ 0x1c004143, 0x00c0003f, 0x000003ff, 0 },
+		{ 0x1c03c163, 0x03c0003f, 0x00001fff, 6 },
+		{ 0, 0, 0, 0 },
+	};
+	struct cpuid_regs zero = { 0, 0, 0, 0 };
+
+	if (leaf != CPUID_LEAF_CACHE)
+		return table_cpuid(ctx, leaf, sub);
+	return sub < 5 ? caches[sub] : zero;
+}
+
+static void test_cache_leaf(void **state)
+{
+	struct cpu_info ci;
+	struct cache_info c[MAX_CACHES];
+	unsigned n;
+	(void)state;
+
+	cpu_info_decode(&ci, table_cpuid, (void *)skylake);
+	n = cpu_caches(leaf4, (void *)skylake, &ci, c, MAX_CACHES);
+	assert_int_equal(n, 4);
+	assert_int_equal(c[0].level, 1);
+	assert_int_equal(c[0].type, CACHE_TYPE_DATA);
+	assert_int_equal(c[0].size, 32768);
+	assert_int_equal(c[0].ways, 8);
+	assert_int_equal(c[0].line, 64);
+	assert_int_equal(cache_size(c, n, 1), 32768);		/* the data cache, not L1i */
+	assert_int_equal(cache_size(c, n, 2), 262144);
+	assert_int_equal(cache_size(c, n, 3), 8ULL << 20);
+	assert_int_equal(cache_size(c, n, 4), 0);
+	/* Not Intel: leaf 4 means something else; nothing is decoded. */
+	ci.vendor = VENDOR_AMD;
+	assert_int_equal(cpu_caches(leaf4, (void *)skylake, &ci, c, MAX_CACHES), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_qemu64_decode),
 		cmocka_unit_test(test_tsc_leaf15_crystal),
 		cmocka_unit_test(test_bad_hypervisor_leaf),
+		cmocka_unit_test(test_cache_leaf),
 	};
 
 	return cmocka_run_group_tests_name("cpuid", tests, NULL, NULL);

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Model-specific and behavioural counter checks: branch mispredictions across the branch
+ * patterns, Nehalem's cycle accounting and load data sources (seed
+ * 000_666bff9af8f20138.txt), and Skylake-and-later cache-level misses following the
+ * pointer chase's working set across the cache sizes of CPUID leaf 4.
+ */
+#include "arch/x86/cpuid.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/event.h"
+#include "tests/checks.h"
+#include "tests/pmu_run.h"
+
+#define BRANCH_N	20000ULL
+#define REPS		3
+
+static const char *no_counters(unsigned gp_needed)
+{
+	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
+
+	if (why)
+		return why;
+	if (plat.opt.force_pmu)
+		return NULL;
+	if (pmu.version < 2)
+		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
+	if (pmu.num_gp < gp_needed)
+		return "not enough GP counters";
+	return NULL;
+}
+
+/* A GP selector from raw fields, counting in ring 0. */
+static uint64_t sel(uint8_t event, uint8_t umask, uint8_t cmask, bool inv, bool any)
+{
+	struct pmu_evtsel e = { .event = event, .umask = umask, .os = true, .en = true,
+				.cmask = cmask, .inv = inv, .any = any };
+
+	return pmu_evtsel_encode(&e);
+}
+
+/* --- Branch mispredictions (architectural event 6, C5H/00H) ------------------------ */
+
+struct branch_case {
+	const char *name;
+	uint64_t bits, period;	/* branch_pattern; period 0: the LFSR kernel */
+	uint64_t lo_pct, hi_pct;	/* mispredictions per 100 iterations, inclusive */
+};
+
+static const struct branch_case branch_cases[] = {
+	{ "always", 1, 1, 0, 1 },
+	{ "never", 0, 1, 0, 1 },
+	{ "alternating", 2, 2, 0, 1 },
+	{ "lfsr", 0xace1ace1ace1ace1ULL, 0, 25, 75 },	/* about half: unpredictable */
+};
+
+#define NBRANCH (sizeof(branch_cases) / sizeof(branch_cases[0]))
+
+unsigned branch_miss_instances(void)
+{
+	return NBRANCH;
+}
+
+void branch_miss_instance_name(unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, i < NBRANCH ? branch_cases[i].name : "?", len);
+}
+
+enum check_status check_pmu_branch_misses(struct check_ctx *c)
+{
+	const struct branch_case *bc = &branch_cases[c->instance];
+	struct branch_pattern pat = { bc->bits, bc->period ? bc->period : 1 };
+	struct branch_lfsr lfsr = { bc->bits, LFSR64_TAPS };
+	struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_os_evtsel(ARCH_EVENT_BRANCH_MISSES) };
+	char err[PMU_ERR_LEN];
+	uint64_t diff, lo = BRANCH_N * bc->lo_pct / 100, hi = BRANCH_N * bc->hi_pct / 100 + 16;
+
+	if (no_counters(1))
+		return check_skip(c, "%s", no_counters(1));
+	if (!plat.opt.force_pmu && !(pmu.events & (1U << ARCH_EVENT_BRANCH_MISSES)))
+		return check_skip(c, "branch misses retired not available (CPUID.0AH:EBX[6])");
+	if (pmu_run_differential(&cfg, 1, bc->period ? &kernel_branch_pattern_desc :
+				 &kernel_branch_lfsr_desc, BRANCH_N,
+				 bc->period ? (void *)&pat : (void *)&lfsr, REPS, &diff, NULL, err,
+				 sizeof(err)))
+		return check_fail(c, "measured=%s expected=branch misses counted", err);
+	if (diff < lo || diff > hi)
+		return check_fail(c, "measured=%llu expected=%llu..%llu mispredictions over %llu "
+				  "iterations (%s pattern)", (unsigned long long)diff,
+				  (unsigned long long)lo, (unsigned long long)hi, BRANCH_N, bc->name);
+	return check_pass(c, "measured=%llu expected=%llu..%llu N=%llu", (unsigned long long)diff,
+			  (unsigned long long)lo, (unsigned long long)hi, BRANCH_N);
+}
+
+/* --- Nehalem (seed 000): cycle accounting and load sources ------------------------ */
+
+static bool is_nehalem(void)
+{
+	return pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE;
+}
+
+/* Seed 000: Total cycles = UOPS_EXECUTED.CORE_STALL_CYCLES + CORE_ACTIVE_CYCLES
+ * (B1H umask 3FH, CMASK=1, INV=1 / INV=0, AnyThread: the count is per core). */
+enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
+{
+	struct ctr_cfg cfg[3] = {
+		{ .idx = 0, .evtsel = sel(0xb1, 0x3f, 1, false, true) },	/* active */
+		{ .idx = 1, .evtsel = sel(0xb1, 0x3f, 1, true, true) },		/* stall */
+		{ .idx = 2, .evtsel = sel(0x3c, 0x00, 0, false, true) },	/* cycles, per core */
+	};
+	char err[PMU_ERR_LEN];
+	uint64_t d[3], tol;
+
+	if (no_counters(3))
+		return check_skip(c, "%s", no_counters(3));
+	if (!is_nehalem() && !plat.opt.force_pmu)
+		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
+	if (pmu_run_differential(cfg, 3, &kernel_loop4_desc, 100000, NULL, REPS, d, NULL, err,
+				 sizeof(err)))
+		return check_fail(c, "measured=%s expected=UOPS_EXECUTED and cycles counted", err);
+	tol = d[2] / 1000 + 64;
+	if (d[2] == 0 || d[0] + d[1] + tol < d[2] || d[0] + d[1] > d[2] + tol)
+		return check_fail(c, "measured=active %llu + stall %llu = %llu expected=cycles %llu +-%llu",
+				  (unsigned long long)d[0], (unsigned long long)d[1],
+				  (unsigned long long)(d[0] + d[1]), (unsigned long long)d[2],
+				  (unsigned long long)tol);
+	return check_pass(c, "measured=active %llu + stall %llu expected=cycles %llu +-%llu",
+			  (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2],
+			  (unsigned long long)tol);
+}
+
+/* Seed 000 Table 3: MEM_LOAD_RETIRED (CBH) data sources; on the chase they account for
+ * every MEM_INST_RETIRED.LOADS (0BH/01H). */
+enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
+{
+	static const uint8_t sources[] = {
+		0x01,	/* L1D_HIT */
+		0x02,	/* L2_HIT */
+		0x04,	/* LLC_UNSHARED_HIT */
+		0x08,	/* OTHER_CORE_L2_HIT_HITM */
+		0x10,	/* LLC_MISS */
+		0x40,	/* HIT_LFB */
+	};
+	uint64_t nodes = (plat.buf_size < (64ULL << 20) ? plat.buf_size : (64ULL << 20)) / 64;
+	void *first;
+	struct ctr_cfg cfg = { .idx = 0, .evtsel = sel(0x0b, 0x01, 0, false, false) };
+	char err[PMU_ERR_LEN];
+	uint64_t loads, sum = 0, d, tol;
+
+	if (no_counters(1))
+		return check_skip(c, "%s", no_counters(1));
+	if (!is_nehalem() && !plat.opt.force_pmu)
+		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
+	if (!nodes)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
+	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &loads, NULL,
+				 err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=MEM_INST_RETIRED.LOADS counted", err);
+	/* One load per iteration exactly: the differential adds `nodes` iterations. */
+	if (loads != nodes)
+		return check_fail(c, "measured=%llu loads expected=%llu (1 per chase step)",
+				  (unsigned long long)loads, (unsigned long long)nodes);
+	for (unsigned i = 0; i < sizeof(sources); i++) {
+		cfg.evtsel = sel(0xcb, sources[i], 0, false, false);
+		if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &d, NULL,
+					 err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=MEM_LOAD_RETIRED umask %02XH counted",
+					  err, sources[i]);
+		sum += d;
+	}
+	tol = loads / 50 + 16;
+	if (sum + tol < loads || sum > loads + tol)
+		return check_fail(c, "measured=sources sum %llu expected=loads %llu +-%llu",
+				  (unsigned long long)sum, (unsigned long long)loads,
+				  (unsigned long long)tol);
+	return check_pass(c, "measured=sources sum %llu expected=loads %llu +-%llu",
+			  (unsigned long long)sum, (unsigned long long)loads, (unsigned long long)tol);
+}
+
+/* --- Skylake and later: cache-level misses follow the working set ------------------- */
+
+static bool has_mem_load_retired_d1(void)
+{
+	switch (pmu.uarch) {
+	case UARCH_SKYLAKE: case UARCH_SKYLAKE_X: case UARCH_KABY_LAKE: case UARCH_CANNON_LAKE:
+	case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X: case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE:
+	case UARCH_SAPPHIRE_RAPIDS: case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
+		return true;
+	case UARCH_ALDER_LAKE: case UARCH_RAPTOR_LAKE: case UARCH_METEOR_LAKE:
+		return pmu.core_type == HYBRID_CORE_CORE;	/* the P-core's events */
+	default:
+		return false;
+	}
+}
+
+static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	(void)ctx;
+	return cpuid_count(leaf, sub);
+}
+
+/* MEM_LOAD_RETIRED.L1_MISS / L2_MISS / L3_MISS (D1H/08H, 10H, 20H; SDM Vol. 3B ch. 19). */
+enum check_status check_pmu_cache_levels(struct check_ctx *c)
+{
+	struct cache_info caches[MAX_CACHES];
+	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
+	uint64_t size[4] = { 0, cache_size(caches, n, 1), cache_size(caches, n, 2),
+			     cache_size(caches, n, 3) };
+	static const uint8_t miss_umask[4] = { 0, 0x08, 0x10, 0x20 };
+	char err[PMU_ERR_LEN], tested[96] = "";
+
+	if (no_counters(1))
+		return check_skip(c, "%s", no_counters(1));
+	if (!has_mem_load_retired_d1() && !plat.opt.force_pmu)
+		return check_skip(c, "MEM_LOAD_RETIRED.Lx_MISS as on Skylake; this is %s",
+				  pmu_uarch_name(pmu.uarch));
+	if (!size[1] && !plat.opt.force_pmu)
+		return check_skip(c, "CPUID leaf 4 reports no data caches");
+	for (unsigned lvl = 1; lvl <= 3; lvl++) {
+		/* Half the level: it fits, misses must be rare. Four times it (when the buffer
+		 * holds that): nearly every random step misses it. */
+		for (unsigned big = 0; big < 2; big++) {
+			uint64_t ws = big ? 4 * size[lvl] : size[lvl] / 2, nodes = ws / 64, d;
+			struct ctr_cfg cfg = { .idx = 0,
+					       .evtsel = sel(0xd1, miss_umask[lvl], 0, false, false) };
+			void *first;
+
+			if (!nodes || ws > plat.buf_size)
+				continue;
+			first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
+			/* Warm the working set once, then count a full cycle more. */
+			if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &d,
+						 NULL, err, sizeof(err)))
+				return check_fail(c, "measured=%s expected=L%u misses counted", err, lvl);
+			if (!big && d > nodes / 20 + 64)
+				return check_fail(c, "measured=%llu L%u misses expected=<= %llu for a %llu-byte "
+						  "working set within the %llu-byte L%u",
+						  (unsigned long long)d, lvl,
+						  (unsigned long long)(nodes / 20 + 64),
+						  (unsigned long long)ws, (unsigned long long)size[lvl], lvl);
+			if (big && d < nodes * 8 / 10)
+				return check_fail(c, "measured=%llu L%u misses expected=>= %llu for a %llu-byte "
+						  "working set, 4x the L%u", (unsigned long long)d, lvl,
+						  (unsigned long long)(nodes * 8 / 10), (unsigned long long)ws, lvl);
+			char one[24];
+			fmt_snprintf(one, sizeof(one), "%sL%u%s", tested[0] ? "," : "", lvl,
+				     big ? "x4" : "/2");
+			str_lcat(tested, one, sizeof(tested));
+		}
+	}
+	if (!tested[0])
+		return check_fail(c, "measured=no working set fitted the buffer expected=some level tested");
+	return check_pass(c, "measured=misses follow the working set (%s) expected=same "
+			  "L1=%llu L2=%llu L3=%llu", tested, (unsigned long long)size[1],
+			  (unsigned long long)size[2], (unsigned long long)size[3]);
+}
