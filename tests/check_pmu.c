@@ -160,7 +160,7 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 	unsigned idx = c->instance % gp_counters();
 	struct ctr_cfg cfg = { .fixed = false, .idx = idx, .evtsel = pmu_os_evtsel(ev) };
 	char err[PMU_ERR_LEN];
-	uint64_t diff, tsc_diff;
+	uint64_t diff, median, tsc_diff;
 	struct expectation e;
 
 	if (no_global_ctrl())
@@ -168,19 +168,20 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 	if (!plat.opt.force_pmu && !(pmu.events & (1U << ev)))
 		return check_skip(c, "CPUID.0AH:EBX[%d]=1 or beyond EBX length %u: %s not available",
 				  ev, pmu.ebx_len, arch_events[ev].name);
-	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, &diff,
-				 &tsc_diff, err, sizeof(err)))
+	if (pmu_run_differential_stats(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, plat.opt.reps,
+				       &diff, &median, &tsc_diff, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=event %02XH/%02XH counted", err,
 				  arch_events[ev].event, arch_events[ev].umask);
 	e = expect_for(ev, PMU_N, tsc_diff);
 	if (diff < e.lo || diff > e.hi)
-		return check_fail(c, "measured=%llu expected=%llu..%llu (%s) N=%llu event=%02XH/%02XH",
-				  (unsigned long long)diff, (unsigned long long)e.lo,
+		return check_fail(c, "measured=%llu expected=%llu..%llu (%s) N=%llu event=%02XH/%02XH "
+				  "median=%llu reps=%u", (unsigned long long)diff, (unsigned long long)e.lo,
 				  (unsigned long long)e.hi, e.why, PMU_N, arch_events[ev].event,
-				  arch_events[ev].umask);
-	return check_pass(c, "measured=%llu expected=%llu..%llu (%s) N=%llu",
+				  arch_events[ev].umask, (unsigned long long)median, plat.opt.reps);
+	return check_pass(c, "measured=%llu expected=%llu..%llu (%s) N=%llu median=%llu reps=%u",
 			  (unsigned long long)diff, (unsigned long long)e.lo,
-			  (unsigned long long)e.hi, e.why, PMU_N);
+			  (unsigned long long)e.hi, e.why, PMU_N, (unsigned long long)median,
+			  plat.opt.reps);
 }
 
 /* --- Fixed counters ------------------------------------------------------------------ */
@@ -720,4 +721,41 @@ enum check_status check_pmu_usr_os(struct check_ctx *c)
 				  (unsigned long long)want, (unsigned long long)want);
 	return check_pass(c, "measured=CPL3 usr %llu os 0, CPL0 usr 0 os %llu expected=same N=%llu",
 			  (unsigned long long)want, (unsigned long long)want, PMU_N);
+}
+
+/* --- RDPMC forms ---------------------------------------------------------------------- */
+
+enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t full = 0, fast = 0, fixed = 0, msr = 0;
+	uint64_t value = 0x0000123487654321ULL & pmu_gp_width_mask(&pmu);
+	int r;
+
+	if (no_pmu())
+		return check_skip(c, "%s", no_pmu());
+	if (!pmu.full_width_write && pmu_legacy_write_result(value, pmu.gp_width) != value)
+		value = 0x07654321ULL;
+	if ((r = pmu_gp_program(&pmu, 0, 0, value, err, sizeof(err))))
+		return check_fail(c, "measured=%s expected=PMC0 written", r > 0 ? "fault" : err);
+	if ((r = pmu_gp_rdpmc(&pmu, 0, &full)) || (r = pmu_gp_read(&pmu, 0, &msr)))
+		return check_fail(c, "measured=fault vector %d expected=RDPMC and RDMSR of PMC0", r);
+	if (full != value || msr != value)
+		return check_fail(c, "measured=RDPMC 0x%llx RDMSR 0x%llx expected=0x%llx",
+				  (unsigned long long)full, (unsigned long long)msr,
+				  (unsigned long long)value);
+	/* ECX[31], fast read: the low 32 bits where a CPU supports it, #GP where not. */
+	r = rdpmc_safe(RDPMC_FAST | 0, &fast);
+	if (r != 0 && r != X86_TRAP_GP)
+		return check_fail(c, "measured=fast RDPMC vector %d expected=no fault or #GP(13)", r);
+	if (r == 0 && fast != (value & 0xffffffffULL))
+		return check_fail(c, "measured=fast RDPMC 0x%llx expected=0x%llx (low 32 bits)",
+				  (unsigned long long)fast, (unsigned long long)(value & 0xffffffffULL));
+	/* ECX[30] selects the fixed counters. */
+	if (pmu.version >= 2 && (pmu.fixed_mask & 1) && (r = pmu_fixed_rdpmc(&pmu, 0, &fixed)))
+		return check_fail(c, "measured=fixed RDPMC vector %d expected=no fault", r);
+	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+	return check_pass(c, "measured=RDPMC = RDMSR = 0x%llx, fast read %s, fixed read ok "
+			  "expected=same", (unsigned long long)value,
+			  r == X86_TRAP_GP ? "#GP (unsupported)" : "low 32 bits");
 }

@@ -3,6 +3,7 @@
 #include "tests/pmu_run.h"
 #include "arch/x86/msr.h"
 #include "lib/fmt.h"
+#include "lib/stats.h"
 #include "lib/string.h"
 #include "tests/measure.h"
 
@@ -76,12 +77,15 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 	return 0;
 }
 
-int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-			 uint64_t n, void *arg, unsigned reps, uint64_t *diff, uint64_t *tsc_diff,
-			 char *err, size_t errlen)
+int pmu_run_differential_stats(const struct ctr_cfg *cfg, unsigned ncfg,
+			       const struct kernel_desc *k, uint64_t n, void *arg, unsigned reps,
+			       uint64_t *diff, uint64_t *median, uint64_t *tsc_diff, char *err,
+			       size_t errlen)
 {
+	static uint64_t per_rep[PMU_RUN_MAX][PMU_DIFF_MAX_REPS];
 	uint64_t lo[PMU_RUN_MAX], hi[PMU_RUN_MAX], tlo = UINT64_MAX, thi = UINT64_MAX;
-	struct pmu_result res;
+	struct pmu_result res[2];
+	unsigned kept = 0;
 	int r;
 
 	for (unsigned i = 0; i < ncfg; i++)
@@ -90,19 +94,39 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 		for (unsigned half = 0; half < 2; half++) {
 			uint64_t *best = half ? hi : lo;
 
-			if ((r = pmu_run(cfg, ncfg, k, half ? 2 * n : n, arg, &res, err, errlen)))
+			if ((r = pmu_run(cfg, ncfg, k, half ? 2 * n : n, arg, &res[half], err, errlen)))
 				return r;
 			for (unsigned i = 0; i < ncfg; i++)
-				best[i] = res.delta[i] < best[i] ? res.delta[i] : best[i];
+				best[i] = res[half].delta[i] < best[i] ? res[half].delta[i] : best[i];
 			if (half)
-				thi = res.tsc < thi ? res.tsc : thi;
+				thi = res[half].tsc < thi ? res[half].tsc : thi;
 			else
-				tlo = res.tsc < tlo ? res.tsc : tlo;
+				tlo = res[half].tsc < tlo ? res[half].tsc : tlo;
+		}
+		if (kept < PMU_DIFF_MAX_REPS) {
+			for (unsigned i = 0; i < ncfg; i++)
+				per_rep[i][kept] = res[1].delta[i] - res[0].delta[i];
+			kept++;
 		}
 	}
-	for (unsigned i = 0; i < ncfg; i++)
+	for (unsigned i = 0; i < ncfg; i++) {
 		diff[i] = hi[i] - lo[i];	/* may wrap "negative" on a broken counter: shown as is */
+		if (median) {
+			struct u64_stats st;
+
+			u64_stats(per_rep[i], kept, &st);
+			median[i] = st.median;
+		}
+	}
 	if (tsc_diff)
 		*tsc_diff = thi - tlo;
 	return 0;
+}
+
+int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
+			 uint64_t n, void *arg, unsigned reps, uint64_t *diff, uint64_t *tsc_diff,
+			 char *err, size_t errlen)
+{
+	return pmu_run_differential_stats(cfg, ncfg, k, n, arg, reps, diff, NULL, tsc_diff, err,
+					  errlen);
 }

@@ -39,10 +39,17 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 /*
  * The differential method: for each counter the smallest delta over `reps` runs at n and
  * at 2n, and their difference, which cancels every fixed cost of the frame and kernel.
+ * median (may be NULL) receives, per counter, the median of the repetitions' own
+ * differences (at most PMU_DIFF_MAX_REPS repetitions are kept for it).
  */
+#define PMU_DIFF_MAX_REPS	64
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			 uint64_t n, void *arg, unsigned reps, uint64_t *diff, uint64_t *tsc_diff,
 			 char *err, size_t errlen);
+int pmu_run_differential_stats(const struct ctr_cfg *cfg, unsigned ncfg,
+			       const struct kernel_desc *k, uint64_t n, void *arg, unsigned reps,
+			       uint64_t *diff, uint64_t *median, uint64_t *tsc_diff, char *err,
+			       size_t errlen);
 
 /* A GP selector counting architectural event ev in ring 0. */
 uint64_t pmu_os_evtsel(enum arch_event ev);

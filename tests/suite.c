@@ -33,6 +33,8 @@ const struct check suite_checks[] = {
 	  check_pmu_arch_version, 0, 0, 0, 0 },
 	{ "pmu.rdpmc_gp0", "RDPMC and RDMSR of GP counter 0 agree without faulting",
 	  check_pmu_rdpmc_gp0, 0, 0, 0, 0 },
+	{ "pmu.rdpmc_forms", "RDPMC equals RDMSR; fast reads (ECX[31]) give the low half or #GP; ECX[30] reads fixed",
+	  check_pmu_rdpmc_forms, 0, 0, 0, 0 },
 	{ "pmu.frame", "the PMU frame adds a constant: count(2N)-count(N)=4N, spread 0 over 100 reps (-icount)",
 	  check_pmu_frame, 0, 0, 0, 0 },
 	{ "pmu.reserved_bits", "a PERFEVTSEL with reserved bits is refused by the library and #GPs on the CPU",
