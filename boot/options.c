@@ -345,7 +345,7 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 	if (!slice_eq(key, "tests") && !slice_eq(key, "reps") && !slice_eq(key, "size") &&
 	    !slice_eq(key, "serial") && !slice_eq(key, "on-exit") &&
 	    !slice_eq(key, "boot-services") && !slice_eq(key, "watchdog") &&
-	    !slice_eq(key, "oracle-fault"))
+	    !slice_eq(key, "oracle-fault") && !slice_eq(key, "pmi"))
 		return fail(err, errlen, tok, "unknown option");
 
 	if (!has_val || val.n == 0)
@@ -369,6 +369,15 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 				 errlen))
 			return -1;
 		o->watchdog_ms = (uint32_t)v;
+		return 0;
+	}
+	if (slice_eq(key, "pmi")) {
+		if (slice_eq(val, "interrupt"))
+			o->pmi_nmi = false;
+		else if (slice_eq(val, "nmi"))
+			o->pmi_nmi = true;
+		else
+			return fail(err, errlen, tok, "expected interrupt or nmi");
 		return 0;
 	}
 	if (slice_eq(key, "oracle-fault")) {
@@ -581,6 +590,8 @@ int options_format(const struct options *o, char *buf, size_t len)
 		acc_printf(&a, " icount");
 	if (o->oracle)
 		acc_printf(&a, " oracle");
+	if (o->pmi_nmi)
+		acc_printf(&a, " pmi=nmi");
 	if (o->oracle_fault != ORACLE_FAULT_NONE)
 		acc_printf(&a, " oracle-fault=%s", o->oracle_fault == ORACLE_FAULT_LOADS ? "loads" :
 			   o->oracle_fault == ORACLE_FAULT_LBR ? "lbr" : "insns");

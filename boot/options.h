@@ -59,6 +59,7 @@ struct options {
 	bool icount;			/* icount: TSC counts retired instructions (QEMU -icount shift=0) */
 	bool oracle;			/* oracle: print every region's model prediction */
 	enum opt_oracle_fault oracle_fault;	/* oracle-fault=none|loads|lbr|insns */
+	bool pmi_nmi;			/* pmi=nmi: PMIs through the LVT as NMIs (pmi=interrupt) */
 	uint32_t watchdog_ms;		/* watchdog=MS: default per-check time limit */
 };
 

@@ -26,4 +26,12 @@
 #define ORACLE_MARKER_LEN	7
 #define ORACLE_MODRM		0x80
 
+#ifdef __ASSEMBLER__
+/* MARKER kind, id: the 7-byte marker NOP, spelled out so no assembler picks another form. */
+.macro MARKER kind, id
+	.byte	0x0f, 0x1f, ORACLE_MODRM
+	.long	ORACLE_DISP(\kind, \id)
+.endm
+#endif
+
 #endif /* LIB_ORACLE_TAG_H */

@@ -25,11 +25,6 @@
 #define MSR_CORE_PERF_GLOBAL_CTRL 0x38f	/* arch/x86/msr.h */
 #define SLOT_SIZE 128
 
-.macro MARKER kind, id
-	.byte	0x0f, 0x1f, ORACLE_MODRM
-	.long	ORACLE_DISP(\kind, \id)
-.endm
-
 .macro SLOT id
 	.org	pmu_frame_slots + SLOT_SIZE * \id, 0xcc
 	movq	%rdi, %r11

@@ -305,7 +305,21 @@ static struct pmi_stats pmi_stats;
 static void pmi_irq(struct trap_frame *f)
 {
 	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, false);
+	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, plat.opt.pmi_nmi);
+}
+
+/* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi), or undoes it. */
+static void pmi_route(bool on)
+{
+	unsigned v = plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
+
+	if (on) {
+		trap_set_handler(v, pmi_irq);
+		pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
+	} else {
+		pmu_pmi_lvt_mask();
+		trap_set_handler(v, 0);
+	}
 }
 
 /* Instances: every GP counter, then every fixed counter. */
@@ -353,8 +367,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	cfg.evtsel = pmu_evtsel_encode(&e);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	/* The LVT is open either way: without INT no PMI may arrive. */
-	trap_set_handler(VECTOR_PMI, pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+	pmi_route(true);
 	/* 1000 iterations retire 4000+ instructions; fixed counters 1-3 count cycles or
 	 * slots, so they get the long run (at least 100000 of either): one overflow each. */
 	if (pmu_run(&cfg, 1, &kernel_loop4_desc, fixed && idx > 0 ? PMU_N : 1000, NULL, &res, err,
@@ -383,8 +396,9 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 		else if (apic_read(APIC_LVTPC) & APIC_LVT_MASKED)
 			st = check_fail(c, "measured=LVTPC still masked after the handler expected=unmasked");
 		else
-			st = check_pass(c, "measured=1 PMI, status bit %u, LVT masked by delivery and "
-					"unmasked by the handler expected=same", bit);
+			st = check_pass(c, "measured=1 PMI (%s), status bit %u, LVT masked by delivery "
+					"and unmasked by the handler expected=same",
+					plat.opt.pmi_nmi ? "NMI" : "interrupt", bit);
 	} else if (pmi_stats.pmis) {
 		st = check_fail(c, "measured=%llu PMIs expected=none without the INT/PMI bit",
 				(unsigned long long)pmi_stats.pmis);
@@ -408,8 +422,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 					width, (unsigned long long)before, bit);
 	}
 out:
-	pmu_pmi_lvt_mask();
-	trap_set_handler(VECTOR_PMI, 0);
+	pmi_route(false);
 	return st;
 }
 
@@ -500,8 +513,7 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	    (r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)))
 		return check_fail(c, "measured=DEBUGCTL fault vector %d expected=FREEZE_PERFMON_ON_PMI set", r);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
-	trap_set_handler(VECTOR_PMI, pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+	pmi_route(true);
 	/* 100000 iterations retire 400000 instructions; the PMI request at 1000 freezes both
 	 * counters, so the watcher holds 1000 plus the skid, not 400000. */
 	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, &res, err, sizeof(err))) {
@@ -528,8 +540,7 @@ out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	irq_enable();		/* take the pending PMI with the handler still installed */
 	irq_disable();
-	pmu_pmi_lvt_mask();
-	trap_set_handler(VECTOR_PMI, 0);
+	pmi_route(false);
 	return st;
 }
 

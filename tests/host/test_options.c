@@ -111,6 +111,12 @@ static void test_unknown_and_flags(void **state)
 	assert_int_equal(o.oracle_fault, ORACLE_FAULT_NONE);
 	TOK_ERR("oracle-fault=stores", "oracle-fault=stores: expected none, loads, lbr or insns");
 	TOK_ERR("oracle-fault=", "oracle-fault=: missing value");
+	assert_false(o.pmi_nmi);
+	TOK_OK(&o, "pmi=nmi");
+	assert_true(o.pmi_nmi);
+	TOK_OK(&o, "pmi=interrupt");
+	assert_false(o.pmi_nmi);
+	TOK_ERR("pmi=smi", "pmi=smi: expected interrupt or nmi");
 }
 
 static void test_missing_values(void **state)

@@ -22,11 +22,6 @@
 
 #define SLOT_SIZE 64
 
-.macro MARKER kind, id
-	.byte	0x0f, 0x1f, ORACLE_MODRM
-	.long	ORACLE_DISP(\kind, \id)
-.endm
-
 .macro SLOT id
 	.org	frame_slots + SLOT_SIZE * \id, 0xcc
 	pushq	%rbx
