@@ -209,6 +209,19 @@ uint64_t pmu_status_bits(const struct pmu_caps *p)
 	return b;
 }
 
+uint64_t pmu_ovf_clear_bits(const struct pmu_caps *p)
+{
+	uint64_t b = pmu_gp_mask(p) | pmu_fixed_mask(p);
+
+	if (p->version >= 2)
+		b |= GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHGD;
+	if (p->version >= 3)
+		b |= GLOBAL_STATUS_UNCORE_OVF;
+	if (p->version >= 4)
+		b |= GLOBAL_STATUS_LBRS_FROZEN | GLOBAL_STATUS_COUNTERS_FROZEN;
+	return b;
+}
+
 static int need_version(const struct pmu_caps *p, unsigned v)
 {
 	return p->version >= v ? 0 : PMU_EARG;
@@ -238,14 +251,16 @@ int pmu_global_status(const struct pmu_caps *p, uint64_t *status)
 
 int pmu_global_ovf_clear(const struct pmu_caps *p, uint64_t mask)
 {
-	if (need_version(p, 2) || (mask & ~pmu_status_bits(p)))
+	mask &= pmu_ovf_clear_bits(p);
+	if (need_version(p, 2))
 		return PMU_EARG;
 	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, mask);
 }
 
 int pmu_global_status_set(const struct pmu_caps *p, uint64_t mask)
 {
-	if (need_version(p, 4) || (mask & ~pmu_status_bits(p)))
+	/* STATUS_SET has no CondChgd bit (SDM Vol. 3B Figure 18-12 era layouts). */
+	if (need_version(p, 4) || (mask & ~(pmu_ovf_clear_bits(p) & ~GLOBAL_STATUS_COND_CHGD)))
 		return PMU_EARG;
 	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_STATUS_SET, mask);
 }
@@ -272,7 +287,7 @@ int pmu_reset(const struct pmu_caps *p)
 		if (p->fixed_mask & (1U << i))
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
 	if (p->version >= 2)
-		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_status_bits(p));
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
 	return r ? X86_TRAP_GP_VECTOR : 0;
 }
 
@@ -322,10 +337,11 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, s->fixed_ctrl);
 		/* Overflow status cannot be written before version 4; there, clear what we
 		 * left and set what was found. */
-		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_status_bits(p));
-		if (p->version >= 4 && (s->global_status & pmu_status_bits(p)))
+		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
+		if (p->version >= 4 && (s->global_status & pmu_ovf_clear_bits(p)))
 			r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_STATUS_SET,
-				      s->global_status & pmu_status_bits(p));
+				      s->global_status & pmu_ovf_clear_bits(p) &
+				      ~GLOBAL_STATUS_COND_CHGD);
 	}
 	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
 	if (p->version >= 2)

@@ -61,8 +61,12 @@ int pmu_global_status(const struct pmu_caps *p, uint64_t *status);
 int pmu_global_ovf_clear(const struct pmu_caps *p, uint64_t mask);
 int pmu_global_status_set(const struct pmu_caps *p, uint64_t mask);	/* version 4+ */
 int pmu_global_inuse(const struct pmu_caps *p, uint64_t *inuse);	/* version 4+ */
-/* STATUS / OVF_CTRL bits this PMU defines. */
+/* GLOBAL_STATUS bits this PMU may report. */
 uint64_t pmu_status_bits(const struct pmu_caps *p);
+/* The subset pmuboot writes to OVF_CTRL: overflow bits, DS buffer, CondChgd, uncore (v3+),
+ * LBR/counter freeze (v4+). Trace ToPA (55, only with Intel PT) and ASCI (60) are left
+ * alone: where a part lacks them the bits are reserved and writing them faults. */
+uint64_t pmu_ovf_clear_bits(const struct pmu_caps *p);
 
 /* Stops every counter and clears selectors, counters and overflow status. */
 int pmu_reset(const struct pmu_caps *p);

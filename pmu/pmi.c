@@ -30,8 +30,10 @@ void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, unsigned vect
 		/* Acknowledge what was seen, then look again: a counter may overflow while the
 		 * handler runs (SDM Vol. 3B 18.2.2: clear the bits through OVF_CTRL). */
 		while (loops < PMI_LOOP_MAX && !hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &status) &&
-		       (status & pmu_status_bits(p))) {
-			status &= pmu_status_bits(p);
+		       (status & pmu_ovf_clear_bits(p))) {
+			/* Only bits OVF_CTRL can clear: a sticky informational bit (ASCI) must
+			 * not keep the loop going. */
+			status &= pmu_ovf_clear_bits(p);
 			s->last_status = status;
 			for (unsigned b = 0; b < 64; b++)
 				if (status & (1ULL << b))
