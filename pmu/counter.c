@@ -353,8 +353,10 @@ struct pmu_state pmu_boot_state;
 
 void pmu_boot_save(void)
 {
-	if (pmu.version >= 1)
-		pmu_save(&pmu, &pmu_boot_state);
+	/* Checks start from a quiet PMU: whatever the firmware left counting is stopped
+	 * (and comes back at exit). */
+	if (pmu.version >= 1 && pmu_save(&pmu, &pmu_boot_state) == 0)
+		pmu_reset(&pmu);
 }
 
 void pmu_boot_restore(void)

@@ -85,8 +85,8 @@ int pmu_save(const struct pmu_caps *p, struct pmu_state *s);
  * fixed control, status (version 4+: through STATUS_SET), DEBUGCTL, global control last. */
 int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s);
 
-/* The PMU as the firmware left it: saved before the first check (when a PMU is
- * enumerated) and put back when the run ends, whatever ended it. */
+/* The PMU as the firmware left it: saved (then reset) before the first check when a PMU
+ * is enumerated, and put back when the run ends, whatever ended it. */
 extern struct pmu_state pmu_boot_state;
 void pmu_boot_save(void);
 void pmu_boot_restore(void);
