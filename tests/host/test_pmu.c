@@ -326,6 +326,36 @@ static void test_save_restore(void **state)
 	assert_int_equal(pmu_model_log(pmu_model_log_len() - 1).msr, MSR_CORE_PERF_GLOBAL_CTRL);
 }
 
+static void test_boot_save_reset_restore(void **state)
+{
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	boot(pmu_model_nehalem(), &pmu);
+	pmu_boot_state = (struct pmu_state){ 0 };
+	assert_int_equal(pmu_gp_program(&pmu, 1, 0x4300c0ULL, 42, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&pmu, 0x2, err, sizeof(err)), 0);
+	pmu_boot_save();		/* what efi_main does before the first check */
+	assert_true(pmu_boot_state.saved);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	pmu_model_retire(10, 0);	/* nothing counts while the checks own the PMU */
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 0);
+	pmu_boot_restore();		/* what every way out does */
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0ULL);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 42);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0x2);
+	assert_int_equal(pmu_model_violations(), 0);
+
+	/* No PMU: nothing saved, nothing touched. */
+	boot(pmu_model_none(), &pmu);
+	pmu_boot_state = (struct pmu_state){ 0 };
+	pmu_boot_save();
+	pmu_boot_restore();
+	assert_false(pmu_boot_state.saved);
+	assert_int_equal(pmu_model_writes(), 0);
+}
+
 static void test_pmi_bookkeeping(void **state)
 {
 	struct pmu_caps p;
@@ -376,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_counting_and_gates),
 		cmocka_unit_test(test_overflow_and_status),
 		cmocka_unit_test(test_save_restore),
+		cmocka_unit_test(test_boot_save_reset_restore),
 		cmocka_unit_test(test_pmi_bookkeeping),
 	};
 
