@@ -780,3 +780,60 @@ enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
 			  "expected=same", (unsigned long long)value,
 			  r == X86_TRAP_GP ? "#GP (unsupported)" : "low 32 bits");
 }
+
+/* --- Global control ----------------------------------------------------------------- */
+
+enum check_status check_pmu_global_gates(struct check_ctx *c)
+{
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	uint64_t off = ~0ULL, on = 0;
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	/* EN set in the selector, but GLOBAL_CTRL's bit clear: nothing may count. */
+	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), 0, err, sizeof(err))))
+		return check_fail(c, "measured=%s expected=GP0 programmed", r > 0 ? "fault" : err);
+	measure_kernel_pmu(&kernel_loop4_desc, 1000, NULL, 0);
+	pmu_gp_read(&pmu, 0, &off);
+	measure_kernel_pmu(&kernel_loop4_desc, 1000, NULL, 1);
+	pmu_gp_read(&pmu, 0, &on);
+	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+	if (off != 0 || on < 4000)
+		return check_fail(c, "measured=%llu with GLOBAL_CTRL clear, %llu with it set "
+				  "expected=0 and >= 4000", (unsigned long long)off, (unsigned long long)on);
+	return check_pass(c, "measured=0 with GLOBAL_CTRL clear, %llu with it set expected=0 and "
+			  ">= 4000", (unsigned long long)on);
+}
+
+enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t st = 0, cleared = ~0ULL, inuse = 0, bit = 1ULL << 0;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (pmu.version < 4 && !plat.opt.force_pmu)
+		return check_skip(c, "GLOBAL_STATUS_SET and GLOBAL_INUSE need PMU version 4 (this is %u)",
+				  pmu.version);
+	if ((r = pmu_global_status_set(&pmu, bit)) || (r = pmu_global_status(&pmu, &st)))
+		return check_fail(c, "measured=%s expected=STATUS_SET written and STATUS read",
+				  r > 0 ? "fault" : "refused");
+	pmu_global_ovf_clear(&pmu, bit);
+	pmu_global_status(&pmu, &cleared);
+	pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), 0, err, sizeof(err));
+	r = pmu_global_inuse(&pmu, &inuse);
+	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+	if (!(st & bit) || (cleared & bit))
+		return check_fail(c, "measured=STATUS 0x%llx after SET, 0x%llx after OVF_CTRL "
+				  "expected=bit 0 set, then clear", (unsigned long long)st,
+				  (unsigned long long)cleared);
+	if (r || !(inuse & bit))
+		return check_fail(c, "measured=INUSE 0x%llx (vector %d) expected=bit 0 set while GP0 "
+				  "is programmed", (unsigned long long)inuse, r);
+	return check_pass(c, "measured=STATUS_SET sets, OVF_CTRL clears, INUSE 0x%llx "
+			  "expected=same with bit 0", (unsigned long long)inuse);
+}
