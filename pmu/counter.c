@@ -3,6 +3,7 @@
 #include "pmu/counter.h"
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
 #include "lib/fmt.h"
 #include "pmu/event.h"
 
@@ -125,26 +126,21 @@ int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v)
 	return r ? r : hw_rdmsr(MSR_IA32_PMC0 + idx, v);
 }
 
+/* RDPMC of ecx, the result cut to the counter's width (bits above it are undefined). */
+static int rdpmc_width(uint32_t ecx, uint64_t mask, uint64_t *v)
+{
+	int r = hw_rdpmc(ecx, v);
+
+	if (!r)
+		*v &= mask;
+	return r;
+}
+
 int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v)
 {
 	int r = gp_index_ok(p, idx, NULL, 0);
 
-	if (r)
-		return r;
-	r = hw_rdpmc(idx, v);
-	if (!r)
-		*v &= pmu_gp_width_mask(p);
-	return r;
-}
-
-int pmu_gp_disable(const struct pmu_caps *p, unsigned idx)
-{
-	uint64_t sel;
-	int r = gp_index_ok(p, idx, NULL, 0);
-
-	if (r || (r = hw_rdmsr(MSR_IA32_PERFEVTSEL0 + idx, &sel)))
-		return r;
-	return hw_wrmsr(MSR_IA32_PERFEVTSEL0 + idx, sel & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+	return r ? r : rdpmc_width(idx, pmu_gp_width_mask(p), v);
 }
 
 static uint64_t fixed_field(unsigned idx, uint64_t bits)
@@ -187,12 +183,7 @@ int pmu_fixed_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v)
 {
 	int r = fixed_index_ok(p, idx, NULL, 0);
 
-	if (r)
-		return r;
-	r = hw_rdpmc(RDPMC_FIXED | idx, v);
-	if (!r)
-		*v &= pmu_fixed_width_mask(p);
-	return r;
+	return r ? r : rdpmc_width(RDPMC_FIXED | idx, pmu_fixed_width_mask(p), v);
 }
 
 uint64_t pmu_status_bits(const struct pmu_caps *p)
@@ -254,7 +245,7 @@ int pmu_global_ovf_clear(const struct pmu_caps *p, uint64_t mask)
 	mask &= pmu_ovf_clear_bits(p);
 	if (need_version(p, 2))
 		return PMU_EARG;
-	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, mask);
+	return mask ? hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, mask) : 0;
 }
 
 int pmu_global_status_set(const struct pmu_caps *p, uint64_t mask)
@@ -288,7 +279,7 @@ int pmu_reset(const struct pmu_caps *p)
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
-	return r ? X86_TRAP_GP_VECTOR : 0;
+	return r ? X86_TRAP_GP : 0;
 }
 
 int pmu_save(const struct pmu_caps *p, struct pmu_state *s)
@@ -311,7 +302,7 @@ int pmu_save(const struct pmu_caps *p, struct pmu_state *s)
 	}
 	r |= hw_rdmsr(MSR_IA32_DEBUGCTLMSR, &s->debugctl);
 	s->saved = r == 0;
-	return r ? X86_TRAP_GP_VECTOR : 0;
+	return r ? X86_TRAP_GP : 0;
 }
 
 int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
@@ -346,7 +337,7 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, s->global_ctrl);
-	return r ? X86_TRAP_GP_VECTOR : 0;
+	return r ? X86_TRAP_GP : 0;
 }
 
 struct pmu_state pmu_boot_state;

@@ -5,7 +5,8 @@
  * RDPMC, width-correct arithmetic, and saving/restoring the PMU found at start.
  *
  * Every function returns 0, PMU_EARG (-1) for a request the PMU cannot take (err says
- * why; nothing was written), or the exception vector an access raised.
+ * why; nothing was written), or the exception vector an access raised (the bulk
+ * operations — reset, save, restore — return X86_TRAP_GP if any access faulted).
  */
 #ifndef PMU_COUNTER_H
 #define PMU_COUNTER_H
@@ -17,8 +18,6 @@
 
 #define PMU_EARG	(-1)
 #define PMU_ERR_LEN	160
-/* Returned by the bulk operations (reset, save, restore) when any access faulted. */
-#define X86_TRAP_GP_VECTOR	13
 
 /* RDPMC ECX (SDM Vol. 2B RDPMC; Vol. 3B 18.2.6). */
 #define RDPMC_FIXED	(1U << 30)	/* select fixed-function counters */
@@ -45,7 +44,6 @@ int pmu_gp_program(const struct pmu_caps *p, unsigned idx, uint64_t evtsel, uint
 int pmu_gp_write(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err, size_t errlen);
 int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v);
 int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
-int pmu_gp_disable(const struct pmu_caps *p, unsigned idx);
 
 /* Fixed counter idx: its 4-bit FIXED_CTR_CTRL field (FIXED_CTR_CTRL_OS/USR/ANY/PMI) and
  * value, written with the field cleared first. */

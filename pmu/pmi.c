@@ -16,7 +16,7 @@ void pmu_pmi_lvt_mask(void)
 	hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
 }
 
-void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, unsigned vector, bool nmi)
+void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)
 {
 	uint32_t lvt = hw_apic_lvtpc_read();
 	bool any = false;
@@ -51,5 +51,4 @@ void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, unsigned vect
 	hw_apic_lvtpc_write((lvt & ~APIC_LVT_MASKED) & ~APIC_LVT_DELIVERY_PENDING);
 	if (!nmi)
 		hw_apic_eoi();
-	(void)vector;
 }

@@ -33,6 +33,6 @@ void pmu_pmi_lvt_mask(void);
  * masked, and signals EOI unless delivered as NMI. Version-1 PMUs (no global status)
  * count the PMI only.
  */
-void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, unsigned vector, bool nmi);
+void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi);
 
 #endif /* PMU_PMI_H */

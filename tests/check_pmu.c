@@ -313,7 +313,7 @@ static struct pmi_stats pmi_stats;
 static void pmi_irq(struct trap_frame *f)
 {
 	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, plat.opt.pmi_nmi);
+	pmu_pmi_handle(&pmu, &pmi_stats, plat.opt.pmi_nmi);
 }
 
 /* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi), or undoes it. */
@@ -543,7 +543,7 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 				"at the PMI (skid reported) status=0x%llx", (unsigned long long)res.delta[1],
 				(unsigned long long)skid, (unsigned long long)status);
 	/* Unfreeze: v4 clears CTR_FRZ through OVF_CTRL; earlier versions re-enable GLOBAL_CTRL. */
-	pmu_global_ovf_clear(&pmu, pmu_status_bits(&pmu));
+	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	irq_enable();		/* take the pending PMI with the handler still installed */
@@ -557,7 +557,7 @@ out:
 static void pmi_nmi(struct trap_frame *f)
 {
 	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, 0, true);
+	pmu_pmi_handle(&pmu, &pmi_stats, true);
 }
 
 enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
@@ -609,7 +609,7 @@ static void storm_irq(struct trap_frame *f)
 	char ignored[PMU_ERR_LEN];
 
 	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, VECTOR_PMI, false);
+	pmu_pmi_handle(&pmu, &pmi_stats, false);
 	if (storm.active)
 		pmu_gp_write(&pmu, 0, storm.start, ignored, sizeof(ignored));
 }

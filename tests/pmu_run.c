@@ -43,7 +43,7 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 		return r;
 	}
 	/* Start from a clean overflow status; the run's own overflows stay for the caller. */
-	pmu_global_ovf_clear(&pmu, pmu_status_bits(&pmu));
+	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
 	for (unsigned i = 0; i < ncfg; i++) {
 		const struct ctr_cfg *c = &cfg[i];
 
