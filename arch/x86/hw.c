@@ -2,6 +2,7 @@
 /* Real-hardware accessors behind arch/x86/hw.h: the fault-safe instructions. */
 #include "arch/x86/hw.h"
 #include "arch/x86/apic.h"
+#include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 
 int hw_rdmsr(uint32_t msr, uint64_t *val)
@@ -39,4 +40,19 @@ void hw_apic_eoi(void)
 {
 	if (apic.present)
 		apic_eoi();
+}
+
+bool hw_apic_irr_pending(unsigned vector)
+{
+	return apic_irr_pending(vector);
+}
+
+void hw_irq_window(void)
+{
+	/* STI holds interrupts off for one more instruction: the pauses give the pending one
+	 * a few instruction boundaries to arrive at. */
+	irq_enable();
+	for (int i = 0; i < 4; i++)
+		cpu_relax();
+	irq_disable();
 }

@@ -8,6 +8,7 @@
 #ifndef ARCH_X86_HW_H
 #define ARCH_X86_HW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86/cpuid.h"
 
@@ -21,5 +22,10 @@ struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf);
 uint32_t hw_apic_lvtpc_read(void);
 void hw_apic_lvtpc_write(uint32_t v);
 void hw_apic_eoi(void);
+/* Whether `vector` waits in the local APIC's IRR (requested, not yet taken). */
+bool hw_apic_irr_pending(unsigned vector);
+/* Opens a short interrupt window (IF set, then clear again) so a pending interrupt is
+ * taken by its handler now; call with interrupts disabled. */
+void hw_irq_window(void);
 
 #endif /* ARCH_X86_HW_H */

@@ -78,6 +78,7 @@ enum msr_kind {
 	K_INUSE,
 	K_PERF_CAP,
 	K_DEBUGCTL,
+	K_SMI_COUNT,	/* MSR_SMI_COUNT: read-only */
 };
 
 static struct {
@@ -96,6 +97,17 @@ static struct {
 	unsigned violations, faults, writes, lvtpc_writes, pmis, pmis_masked, eois;
 	char last_violation[160], last_fault[160];
 	struct pmu_model_write log[PMU_MODEL_LOG_LEN];
+	/* Interrupts, SMM, noise, ownership. */
+	bool not_owned;			/* GS base and IDT not yet pmuboot's */
+	bool if_flag;			/* RFLAGS.IF */
+	bool irr;			/* LVTPC vector pending in the IRR */
+	unsigned irr_vector;
+	bool in_nmi, nmi_latched;
+	pmu_model_irq_fn handler;
+	unsigned handler_calls;
+	uint64_t smi_count;
+	uint64_t noise_max;
+	uint32_t noise_state;
 } m;
 
 static uint64_t width_mask(unsigned width)
@@ -115,7 +127,7 @@ struct pmu_model_config pmu_model_skylake(void)
 		.perf_capabilities = MODEL_FIELD_PREP(PERF_CAP_LBR_FMT, 5) | PERF_CAP_PEBS_TRAP |
 			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 3) |
 			PERF_CAP_FREEZE_WHILE_SMM | PERF_CAP_FW_WRITE,
-		.family = 6, .model = 0x5e,
+		.family = 6, .model = 0x5e, .smi_count = true,
 	};
 }
 
@@ -127,7 +139,7 @@ struct pmu_model_config pmu_model_nehalem(void)
 		/* LBR format 3, PEBS trap, PEBS arch regs, PEBS format 1 (0x1c3). */
 		.perf_capabilities = MODEL_FIELD_PREP(PERF_CAP_LBR_FMT, 3) | PERF_CAP_PEBS_TRAP |
 			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 1),
-		.family = 6, .model = 0x1a,
+		.family = 6, .model = 0x1a, .smi_count = true,
 	};
 }
 
@@ -190,6 +202,9 @@ const struct pmu_model_config *pmu_model_get_config(void)
 }
 
 uint32_t pmu_model_lvtpc(void) { ensure_init(); return m.lvtpc; }
+void pmu_model_set_owned(bool owned) { ensure_init(); m.not_owned = !owned; }
+unsigned pmu_model_handler_calls(void) { return m.handler_calls; }
+uint64_t pmu_model_smis(void) { return m.smi_count; }
 unsigned pmu_model_violations(void) { return m.violations; }
 const char *pmu_model_last_violation(void) { return m.last_violation; }
 unsigned pmu_model_faults(void) { return m.faults; }
@@ -291,6 +306,7 @@ static enum msr_kind classify(uint32_t msr, unsigned *idx)
 	case MSR_CORE_PERF_GLOBAL_INUSE:	return m.version >= 4 ? K_INUSE : K_NONE;
 	case MSR_IA32_PERF_CAPABILITIES:	return m.cfg.pdcm ? K_PERF_CAP : K_NONE;
 	case MSR_IA32_DEBUGCTLMSR:		return K_DEBUGCTL;
+	case MSR_SMI_COUNT:			return m.cfg.smi_count ? K_SMI_COUNT : K_NONE;
 	default:				return K_NONE;
 	}
 }
@@ -418,6 +434,7 @@ static bool msr_value(enum msr_kind k, unsigned i, uint64_t *val)
 	case K_INUSE:		*val = global_inuse(); return true;
 	case K_PERF_CAP:	*val = m.cfg.perf_capabilities; return true;
 	case K_DEBUGCTL:	*val = m.debugctl; return true;
+	case K_SMI_COUNT:	*val = m.smi_count & MSR_SMI_COUNT_MASK; return true;
 	case K_NONE:		break;
 	}
 	*val = 0;
@@ -454,9 +471,17 @@ bool pmu_model_poke(uint32_t msr, uint64_t v)
 	case K_STATUS_SET:
 	case K_INUSE:
 	case K_PERF_CAP:
+	case K_SMI_COUNT:
 	case K_NONE:		break;
 	}
 	return false;
+}
+
+static void check_owned(const char *what, uint32_t which)
+{
+	if (m.not_owned)
+		violation("%s 0x%x before pmuboot owns GS base and the IDT (a fault-safe access "
+			  "would go through the firmware's GS and IDT)", what, which);
 }
 
 int hw_rdmsr(uint32_t msr, uint64_t *val)
@@ -465,6 +490,7 @@ int hw_rdmsr(uint32_t msr, uint64_t *val)
 	enum msr_kind k;
 
 	ensure_init();
+	check_owned("rdmsr", msr);
 	k = classify(msr, &i);
 	if (!msr_value(k, i, val))
 		return fault("rdmsr 0x%x: no such MSR (PMU version %u, %u GP, fixed mask 0x%x)",
@@ -488,6 +514,7 @@ int hw_wrmsr(uint32_t msr, uint64_t val)
 	uint64_t bad;
 
 	ensure_init();
+	check_owned("wrmsr", msr);
 	k = classify(msr, &i);
 	switch (k) {
 	case K_NONE:
@@ -565,6 +592,8 @@ int hw_wrmsr(uint32_t msr, uint64_t val)
 	case K_PERF_CAP:
 		return fault("wrmsr IA32_PERF_CAPABILITIES = 0x%llx: read-only",
 			     (unsigned long long)val);
+	case K_SMI_COUNT:
+		return fault("wrmsr MSR_SMI_COUNT = 0x%llx: read-only", (unsigned long long)val);
 	case K_DEBUGCTL:
 		bad = val & ~debugctl_valid();
 		if (bad)
@@ -590,6 +619,7 @@ int hw_rdpmc(uint32_t ecx, uint64_t *val)
 	uint32_t i = ecx & MODEL_RDPMC_INDEX;
 
 	ensure_init();
+	check_owned("rdpmc", ecx);
 	*val = 0;
 	if (m.version == 0)
 		return fault("rdpmc 0x%x: no architectural PMU", ecx);
@@ -644,9 +674,9 @@ struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
 	switch (leaf) {
 	case MODEL_LEAF_VENDOR:
 		r.eax = MODEL_MAX_LEAF;
-		r.ebx = vendor_word("Genu");
-		r.edx = vendor_word("ineI");
-		r.ecx = vendor_word("ntel");
+		r.ebx = vendor_word(c->amd ? "Auth" : "Genu");
+		r.edx = vendor_word(c->amd ? "enti" : "ineI");
+		r.ecx = vendor_word(c->amd ? "cAMD" : "ntel");
 		break;
 	case MODEL_LEAF_FEATURES:
 		r.eax = signature(c->family, c->model);
@@ -695,6 +725,123 @@ void hw_apic_eoi(void)
 	m.eois++;
 }
 
+/* ---- Interrupt delivery (SDM Vol. 3A 6.7: NMI is not masked by IF; 10.8.4: fixed
+ * interrupts wait in the IRR until IF allows them; interrupt gates clear IF) ---- */
+
+#define MODEL_LVT_DM_MASK	GENMASK(10, 8)	/* LVT delivery mode */
+#define MODEL_LVT_VECTOR	GENMASK(7, 0)
+#define MODEL_NMI_VECTOR	2
+
+static void run_handler(unsigned vector, bool nmi)
+{
+	bool saved_if = m.if_flag;
+
+	m.handler_calls++;
+	m.if_flag = false;
+	m.handler(vector, nmi);
+	m.if_flag = saved_if;
+}
+
+static void deliver_nmi(void)
+{
+	if (!m.handler)
+		return;
+	if (m.in_nmi) {		/* NMIs are blocked until the handler returns (IRET) */
+		m.nmi_latched = true;
+		return;
+	}
+	do {
+		m.nmi_latched = false;
+		m.in_nmi = true;
+		run_handler(MODEL_NMI_VECTOR, true);
+		m.in_nmi = false;
+	} while (m.nmi_latched);
+}
+
+static void take_pending(void)
+{
+	while (m.if_flag && m.irr && m.handler) {
+		m.irr = false;
+		run_handler(m.irr_vector, false);
+	}
+}
+
+void pmu_model_set_irq_handler(pmu_model_irq_fn fn)
+{
+	ensure_init();
+	m.handler = fn;
+}
+
+void pmu_model_set_if(bool on)
+{
+	ensure_init();
+	m.if_flag = on;
+	take_pending();
+}
+
+bool pmu_model_irr_pending(void)
+{
+	return m.irr;
+}
+
+void pmu_model_nmi(void)
+{
+	ensure_init();
+	deliver_nmi();
+}
+
+bool hw_apic_irr_pending(unsigned vector)
+{
+	ensure_init();
+	return m.irr && m.irr_vector == vector;
+}
+
+void hw_irq_window(void)
+{
+	ensure_init();
+	m.if_flag = true;
+	take_pending();
+	m.if_flag = false;
+}
+
+/* ---- SMM and noise ---- */
+
+void pmu_model_smi(uint64_t insns)
+{
+	ensure_init();
+	m.smi_count++;
+	if (m.debugctl & DEBUGCTLMSR_FREEZE_IN_SMM) {
+		/* SDM 18.18.1: the enables are cleared before the SMI handler runs and set
+		 * again at RSM; the handler's instructions count nowhere. */
+		uint64_t saved = m.global_ctrl;
+
+		m.global_ctrl = 0;
+		pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, 0);
+		m.global_ctrl = saved;
+	} else {
+		pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, 0);
+	}
+}
+
+void pmu_model_set_noise(uint64_t max, uint32_t seed)
+{
+	ensure_init();
+	m.noise_max = max;
+	m.noise_state = seed ? seed : 1;
+}
+
+/* xorshift32: a repeatable pseudo-random 0..noise_max. */
+static uint64_t noise(void)
+{
+	uint32_t x = m.noise_state;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	m.noise_state = x;
+	return x % (m.noise_max + 1);
+}
+
 /* ---- Events, overflow, PMI ---- */
 
 /*
@@ -734,6 +881,13 @@ static void pmi_request(void)
 	} else {
 		m.pmis++;
 		m.lvtpc |= APIC_LVT_MASKED;
+		if ((m.lvtpc & MODEL_LVT_DM_MASK) == APIC_LVT_DM_NMI) {
+			deliver_nmi();
+		} else {
+			m.irr = true;
+			m.irr_vector = m.lvtpc & MODEL_LVT_VECTOR;
+			take_pending();
+		}
 	}
 }
 
@@ -763,6 +917,8 @@ void pmu_model_count(uint8_t event, uint8_t umask, uint64_t count, int cpl)
 	bool pmi = false;
 
 	ensure_init();
+	if (m.noise_max)
+		count += noise();
 	if (!count)
 		return;
 	if (m.version >= 4 && (m.global_status & GLOBAL_STATUS_COUNTERS_FROZEN))

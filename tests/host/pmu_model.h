@@ -39,6 +39,9 @@ struct pmu_model_config {
 	uint32_t family, model;		/* display family/model encoded into CPUID.1:EAX */
 	bool hybrid;			/* CPUID.7.0:EDX[15] */
 	uint8_t core_type;		/* CPUID 1AH EAX[31:24] (when hybrid) */
+	bool amd;			/* CPUID.0 vendor AuthenticAMD instead of GenuineIntel */
+	bool smi_count;			/* MSR_SMI_COUNT (34H) exists (SDM Vol. 4: Nehalem and
+					 * later, Silvermont and later) */
 };
 
 /*
@@ -46,14 +49,17 @@ struct pmu_model_config {
  * SDM for its version (no fixed counters below version 2, no counters at all at version
  * 0) and clamps counts to PMU_MODEL_MAX_GP / PMU_MODEL_MAX_FIXED.
  */
-struct pmu_model_config pmu_model_skylake(void);	/* v4, 4 GP x 48, 3 fixed x 48, FW writes, 06_5EH */
-struct pmu_model_config pmu_model_nehalem(void);	/* v3, 4 GP x 48, 3 fixed x 48, no FW writes, 06_1AH */
+struct pmu_model_config pmu_model_skylake(void);	/* v4, 4 GP x 48, 3 fixed x 48, FW writes,
+							 * FREEZE_WHILE_SMM, SMI count, 06_5EH */
+struct pmu_model_config pmu_model_nehalem(void);	/* v3, 4 GP x 48, 3 fixed x 48, no FW writes,
+							 * SMI count, 06_1AH */
 struct pmu_model_config pmu_model_v1(void);		/* v1, 2 GP x 40, no fixed/global MSRs, no PDCM */
 struct pmu_model_config pmu_model_none(void);		/* version 0 */
 
 /* Power-on state for c (copied): every register 0 except IA32_PERF_GLOBAL_CTRL (v2+: GP
  * enables [num_gp-1:0] set), IA32_PERF_CAPABILITIES (the configured value) and the LVTPC
- * (APIC_LVT_MASKED, as every LVT entry after reset). Clears every statistic and the log. */
+ * (APIC_LVT_MASKED, as every LVT entry after reset). Clears every statistic and the log;
+ * RFLAGS.IF clear, nothing pending, no interrupt handler, no noise, owned (below). */
 void pmu_model_reset(const struct pmu_model_config *c);
 const struct pmu_model_config *pmu_model_get_config(void);
 
@@ -65,6 +71,14 @@ uint64_t pmu_model_msr(uint32_t msr);
  * Returns false when msr does not exist in this configuration. */
 bool pmu_model_poke(uint32_t msr, uint64_t v);
 uint32_t pmu_model_lvtpc(void);
+
+/*
+ * Whether the caller owns GS base and the IDT, which the firmware's fault-safe accessors
+ * need (this_cpu() reads %gs:0; a fault goes through pmuboot's IDT). An MSR or RDPMC access
+ * while not owned is a violation (it would write through the firmware's GS base, 0 on EDK2).
+ * Reset: owned.
+ */
+void pmu_model_set_owned(bool owned);
 
 /* SDM rules broken by accesses that were accepted (see above). */
 unsigned pmu_model_violations(void);
@@ -108,5 +122,37 @@ void pmu_model_retire(uint64_t insns, int cpl);	/* pmu_model_count(0xC0, 0, insn
 unsigned pmu_model_pmis(void);
 unsigned pmu_model_pmis_masked(void);
 unsigned pmu_model_eois(void);
+
+/*
+ * Interrupts. The model keeps RFLAGS.IF (reset: clear) and the local APIC IRR bit of the
+ * LVTPC's vector. A PMI the LVTPC delivers (it is unmasked; delivery masks it):
+ *  - NMI delivery mode: the handler runs at once, whatever IF says; an NMI arriving while
+ *    the NMI handler runs is held and runs when it returns (one at most, as the CPU's NMI
+ *    latch);
+ *  - fixed delivery: the vector is set in the IRR; the handler runs when IF is set, at once
+ *    or later (pmu_model_set_if(true), hw_irq_window()), with IF clear while it runs.
+ * The handler is the test's (NULL: a delivered interrupt is only counted and left in the
+ * IRR until a handler takes it). pmu_model_nmi() raises an NMI that is not a PMI.
+ */
+typedef void (*pmu_model_irq_fn)(unsigned vector, bool nmi);
+void pmu_model_set_irq_handler(pmu_model_irq_fn fn);
+void pmu_model_set_if(bool on);
+bool pmu_model_irr_pending(void);
+void pmu_model_nmi(void);
+unsigned pmu_model_handler_calls(void);
+
+/*
+ * System-management interrupts (SDM Vol. 3B 18.18.1 / 20.x "Filtering of SMM handler
+ * overhead"): MSR_SMI_COUNT advances by one, and the SMM handler's `insns` instructions
+ * count as CPL-0 instructions retired unless IA32_DEBUGCTL.FREEZE_WHILE_SMM is set, in
+ * which case the processor clears the GLOBAL_CTRL enables for the handler's duration and
+ * puts them back at RSM.
+ */
+void pmu_model_smi(uint64_t insns);
+uint64_t pmu_model_smis(void);
+
+/* Noise, as interrupts and SMIs add on real parts: every pmu_model_count() call adds a
+ * pseudo-random 0..max (seeded, repeatable) to its count. max 0: none (reset). */
+void pmu_model_set_noise(uint64_t max, uint32_t seed);
 
 #endif /* TESTS_HOST_PMU_MODEL_H */
