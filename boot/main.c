@@ -149,6 +149,9 @@ static void __attribute__((noreturn)) run(void *unused)
 {
 	(void)unused;
 	oracle_arm();		/* the reference oracle instruments code from here on */
+	/* GS base and the IDT are pmuboot's now: the fault-safe MSR accessors work, so the
+	 * PMU's MSRs (PERF_CAPABILITIES) can be read. */
+	pmu_probe_msrs();
 	tsc_init(&plat.cpu, &plat.acpi);
 	setup_watchdog();
 	print_header();
@@ -235,14 +238,19 @@ static void read_options(void)
 	options_validate(&plat.opt, opt_err, sizeof(opt_err));
 }
 
-/* Bad options: say which and why, run nothing, fail. */
+/* Bad options: say which and why, run nothing, fail. The run ends as a run with default
+ * options would (shutdown; from the shell, back to it): an option that was rejected, or
+ * that came with a rejected one, is not obeyed. (on-exit=return without boot services
+ * kept returned to the boot manager, which fell into the UEFI shell and waited there.) */
 static EFI_STATUS usage_exit(void)
 {
 	con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
 	con_printf("# error: %s\n", opt_err);
 	con_printf("Bail out! invalid options: no check was run\n");
-	if (!uefi_started_from_shell())
+	if (!uefi_started_from_shell()) {
+		options_defaults(&plat.opt);
 		platform_final_action(RUN_USAGE, true);
+	}
 	return (EFI_STATUS)run_status_to_efi(RUN_USAGE);
 }
 
@@ -346,7 +354,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	cpu_info_read(&plat.cpu);
 	plat.debug_exit = detect_debug_exit();
 	acpi_parse(&plat.acpi, uefi_find_rsdp());
-	pmu_probe(&plat.cpu);
+	/* CPUID only: no MSR may be touched before pmuboot owns GS and the IDT (rdmsr_safe's
+	 * fixup needs both), which happens in run_kept()/run_exited(). */
+	pmu_probe_cpuid(&plat.cpu);
 	if (!opt_err[0])
 		runner_validate_globs(&plat.opt, opt_err, sizeof(opt_err));
 	if (!opt_err[0] && plat.opt.list) {

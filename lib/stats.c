@@ -95,3 +95,19 @@ void u64_stats(uint64_t *v, size_t n, struct u64_stats *st)
 	st->mean = q;
 	st->ok = !overflow;
 }
+
+int64_t i64_median(int64_t *v, size_t n)
+{
+	/* Flipping the sign bit maps int64 order onto uint64 order, so the unsigned sort
+	 * serves; the values are mapped back in place. */
+	uint64_t *u = (uint64_t *)v;
+
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		u[i] ^= 1ULL << 63;
+	u64_sort(u, n);
+	for (size_t i = 0; i < n; i++)
+		u[i] ^= 1ULL << 63;
+	return v[(n - 1) / 2];
+}

@@ -21,4 +21,8 @@ void u64_sort(uint64_t *v, size_t n);
 /* Sorts v in place and fills *st. n == 0 gives st->ok = 0 and all zeros. */
 void u64_stats(uint64_t *v, size_t n, struct u64_stats *st);
 
+/* Signed values (differences of counts, which noise can make negative): sorts v ascending
+ * in place and returns the lower median; 0 for n == 0. */
+int64_t i64_median(int64_t *v, size_t n);
+
 #endif /* LIB_STATS_H */

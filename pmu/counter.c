@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Core counter programming and reading, through arch/x86/hw.h only. */
 #include "pmu/counter.h"
+#include "arch/x86/apic.h"
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
@@ -261,10 +262,39 @@ int pmu_global_inuse(const struct pmu_caps *p, uint64_t *inuse)
 	return need_version(p, 4) ? PMU_EARG : hw_rdmsr(MSR_CORE_PERF_GLOBAL_INUSE, inuse);
 }
 
+uint64_t pmu_debugctl_pmu_bits(void)
+{
+	return DEBUGCTLMSR_LBR | DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | DEBUGCTLMSR_BTINT |
+	       DEBUGCTLMSR_BTS_OFF_OS | DEBUGCTLMSR_BTS_OFF_USR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI |
+	       DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI | DEBUGCTLMSR_UNCORE_PMI_EN |
+	       DEBUGCTLMSR_FREEZE_IN_SMM;
+}
+
+uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl)
+{
+	return (debugctl & ~pmu_debugctl_pmu_bits()) |
+	       (p->freeze_while_smm ? DEBUGCTLMSR_FREEZE_IN_SMM : 0);
+}
+
+int pmu_smi_count(const struct pmu_caps *p, uint64_t *count)
+{
+	int r;
+
+	if (!p->has_smi_count)
+		return PMU_EARG;
+	r = hw_rdmsr(MSR_SMI_COUNT, count);
+	if (!r)
+		*count &= MSR_SMI_COUNT_MASK;
+	return r;
+}
+
 int pmu_reset(const struct pmu_caps *p)
 {
+	uint64_t dbg;
 	int r = 0;
 
+	if (p->version == 0)
+		return 0;
 	if (p->version >= 2) {
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
 		if (p->num_fixed)
@@ -279,6 +309,15 @@ int pmu_reset(const struct pmu_caps *p)
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
+	/* Freeze, LBR and BTS bits a check (or the firmware) left would change what the next
+	 * check measures. Written only when it differs: bits are only cleared, or
+	 * FREEZE_WHILE_SMM set where PERF_CAPABILITIES says it exists. */
+	if (!hw_rdmsr(MSR_IA32_DEBUGCTLMSR, &dbg)) {
+		if (pmu_debugctl_baseline(p, dbg) != dbg)
+			r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, pmu_debugctl_baseline(p, dbg));
+	} else {
+		r = 1;
+	}
 	return r ? X86_TRAP_GP : 0;
 }
 
@@ -301,6 +340,7 @@ int pmu_save(const struct pmu_caps *p, struct pmu_state *s)
 		r |= hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &s->global_status);
 	}
 	r |= hw_rdmsr(MSR_IA32_DEBUGCTLMSR, &s->debugctl);
+	s->lvtpc = hw_apic_lvtpc_read();
 	s->saved = r == 0;
 	return r ? X86_TRAP_GP : 0;
 }
@@ -335,6 +375,7 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 				      ~GLOBAL_STATUS_COND_CHGD);
 	}
 	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
+	hw_apic_lvtpc_write(s->lvtpc);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, s->global_ctrl);
 	return r ? X86_TRAP_GP : 0;
@@ -346,8 +387,10 @@ void pmu_boot_save(void)
 {
 	/* Checks start from a quiet PMU: whatever the firmware left counting is stopped
 	 * (and comes back at exit). */
-	if (pmu.version >= 1 && pmu_save(&pmu, &pmu_boot_state) == 0)
+	if (pmu.version >= 1 && pmu_save(&pmu, &pmu_boot_state) == 0) {
 		pmu_reset(&pmu);
+		hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
+	}
 }
 
 void pmu_boot_restore(void)

@@ -66,8 +66,23 @@ uint64_t pmu_status_bits(const struct pmu_caps *p);
  * alone: where a part lacks them the bits are reserved and writing them faults. */
 uint64_t pmu_ovf_clear_bits(const struct pmu_caps *p);
 
-/* Stops every counter and clears selectors, counters and overflow status. */
+/*
+ * IA32_DEBUGCTL bits that belong to the PMU and branch recording (SDM Vol. 3B Figure 17-3):
+ * LBR, TR, BTS, BTINT, BTS_OFF_OS/USR, FREEZE_LBRS_ON_PMI, FREEZE_PERFMON_ON_PMI,
+ * UNCORE_PMI_EN, FREEZE_WHILE_SMM. pmuboot's baseline clears them all but
+ * FREEZE_WHILE_SMM, which it sets where PERF_CAPABILITIES[12] allows (SDM 18.18.1 / 20.8:
+ * SMM handler work then counts nowhere). BTF and RTM_DEBUG are the debugger's and stay.
+ */
+uint64_t pmu_debugctl_pmu_bits(void);
+uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl);
+
+/* Stops every counter and clears selectors, counters and overflow status; puts DEBUGCTL's
+ * PMU bits to the baseline. Touches nothing without an architectural PMU. */
 int pmu_reset(const struct pmu_caps *p);
+
+/* MSR_SMI_COUNT (SMIs since reset), where the model has it (p->has_smi_count); PMU_EARG
+ * where it does not. */
+int pmu_smi_count(const struct pmu_caps *p, uint64_t *count);
 
 /* The PMU as found, to put back at exit. */
 struct pmu_state {
@@ -76,15 +91,17 @@ struct pmu_state {
 	uint64_t fixed[PMU_MAX_FIXED], fixed_ctrl;
 	uint64_t global_ctrl, global_status;
 	uint64_t debugctl;
+	uint32_t lvtpc;			/* the local APIC's performance-counter LVT entry */
 };
 
 int pmu_save(const struct pmu_caps *p, struct pmu_state *s);
 /* Restores in a safe order: counting off, selectors with EN clear, counters, selectors,
- * fixed control, status (version 4+: through STATUS_SET), DEBUGCTL, global control last. */
+ * fixed control, status (version 4+: through STATUS_SET), DEBUGCTL, the LVT entry, global
+ * control last. */
 int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s);
 
-/* The PMU as the firmware left it: saved (then reset) before the first check when a PMU
- * is enumerated, and put back when the run ends, whatever ended it. */
+/* The PMU as the firmware left it: saved (then reset, and its LVT entry masked) before the
+ * first check when a PMU is enumerated, and put back when the run ends, whatever ended it. */
 extern struct pmu_state pmu_boot_state;
 void pmu_boot_save(void);
 void pmu_boot_restore(void);

@@ -4,21 +4,17 @@
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
 
-void pmu_discover(struct pmu_caps *p, const struct cpu_info *cpu)
+void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 {
 	struct cpuid_regs a = { 0, 0, 0, 0 };
-	uint64_t caps;
 
 	if (cpu->max_leaf >= CPUID_LEAF_PMU)
 		a = hw_cpuid(CPUID_LEAF_PMU, 0);
 	pmu_caps_decode(p, cpu, a);
-	/* IA32_PERF_CAPABILITIES exists where CPUID.1:ECX.PDCM says so; read it fault-safe all
-	 * the same (a hypervisor may advertise PDCM without the MSR). */
-	p->has_perf_caps = cpu->pdcm && hw_rdmsr(MSR_IA32_PERF_CAPABILITIES, &caps) == 0;
-	if (p->has_perf_caps)
-		pmu_caps_decode_perf_caps(p, caps);
-	if (cpu->vendor == VENDOR_INTEL)
+	if (cpu->vendor == VENDOR_INTEL) {
 		p->uarch = pmu_uarch_from_model(cpu->family, cpu->model);
+		p->has_smi_count = pmu_uarch_has_smi_count(p->uarch);
+	}
 	if (cpu->max_leaf >= 7 && (hw_cpuid(7, 0).edx & CPUID_7_EDX_HYBRID)) {
 		p->hybrid = true;
 		if (cpu->max_leaf >= CPUID_LEAF_HYBRID)
@@ -26,7 +22,29 @@ void pmu_discover(struct pmu_caps *p, const struct cpu_info *cpu)
 	}
 }
 
-void pmu_probe(const struct cpu_info *cpu)
+void pmu_discover_msrs(struct pmu_caps *p)
 {
-	pmu_discover(&pmu, cpu);
+	uint64_t caps;
+
+	/* IA32_PERF_CAPABILITIES exists where CPUID.1:ECX.PDCM says so; read it fault-safe all
+	 * the same (a hypervisor may advertise PDCM without the MSR). */
+	p->has_perf_caps = p->pdcm && hw_rdmsr(MSR_IA32_PERF_CAPABILITIES, &caps) == 0;
+	if (p->has_perf_caps)
+		pmu_caps_decode_perf_caps(p, caps);
+}
+
+void pmu_discover(struct pmu_caps *p, const struct cpu_info *cpu)
+{
+	pmu_discover_cpuid(p, cpu);
+	pmu_discover_msrs(p);
+}
+
+void pmu_probe_cpuid(const struct cpu_info *cpu)
+{
+	pmu_discover_cpuid(&pmu, cpu);
+}
+
+void pmu_probe_msrs(void)
+{
+	pmu_discover_msrs(&pmu);
 }

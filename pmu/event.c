@@ -62,6 +62,14 @@ int pmu_evtsel_check(const struct pmu_caps *p, uint64_t v, char *err, size_t err
 	return 0;
 }
 
+int pmu_fixed_event(unsigned idx)
+{
+	for (int ev = 0; ev < NR_ARCH_EVENTS; ev++)
+		if (arch_events[ev].fixed >= 0 && (unsigned)arch_events[ev].fixed == idx)
+			return ev;
+	return -1;
+}
+
 struct pmu_evtsel pmu_arch_evtsel(enum arch_event ev, bool usr, bool os)
 {
 	struct pmu_evtsel e = {

@@ -51,6 +51,11 @@ struct arch_event_desc {
 
 extern const struct arch_event_desc arch_events[NR_ARCH_EVENTS];
 
+/* The architectural event fixed counter idx counts (SDM Vol. 3B Table 18-2: 0 instructions,
+ * 1 core cycles, 2 reference cycles, 3 topdown slots), or -1 for one pmuboot does not know
+ * (4-6 on Atom cores count topdown bad-speculation, front-end-bound and retiring slots). */
+int pmu_fixed_event(unsigned idx);
+
 /* An enabled counting selector for an architectural event (USR and OS as asked). */
 struct pmu_evtsel pmu_arch_evtsel(enum arch_event ev, bool usr, bool os);
 

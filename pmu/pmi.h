@@ -13,10 +13,20 @@
 #define PMI_LOOP_MAX	8	/* status re-reads per PMI before giving up */
 
 struct pmi_stats {
-	uint64_t pmis;			/* handler invocations */
+	/* Set by the caller before the PMI: GLOBAL_STATUS bits the handler leaves set for the
+	 * caller to inspect and clear itself (e.g. CTR_FRZ, bit 59: on version 4 clearing it
+	 * unfreezes the counters, SDM 18.2.4.1). */
+	uint64_t keep;
+
+	uint64_t pmis;			/* PMIs: invocations that found an overflow bit (version
+					 * 1: every fixed-vector invocation, and NMIs that found
+					 * the LVT entry masked by delivery) */
 	uint64_t overflows[64];		/* per GLOBAL_STATUS bit */
-	uint64_t last_status;
-	uint64_t spurious;		/* PMIs that found no status bit */
+	uint64_t first_status;		/* GLOBAL_STATUS as the last PMI first read it */
+	uint64_t last_status;		/* the bits it acknowledged last */
+	uint64_t spurious;		/* fixed-vector invocations that found no status bit */
+	uint64_t not_pmi;		/* NMIs that found no status bit: not PMIs (another NMI
+					 * source, or a second NMI for one overflow) */
 	uint64_t loop_limited;		/* PMIs that hit PMI_LOOP_MAX */
 	uint32_t lvt_at_entry;		/* LVTPC as the handler found it (mask bit set by delivery) */
 };
@@ -28,11 +38,21 @@ void pmu_pmi_lvt_mask(void);
 
 /*
  * The handler's work, for the firmware's interrupt (or NMI) handler to call: reads
- * GLOBAL_STATUS, counts each overflow bit, acknowledges them through OVF_CTRL, repeats
- * while bits remain (at most PMI_LOOP_MAX times), unmasks the LVT entry the delivery
- * masked, and signals EOI unless delivered as NMI. Version-1 PMUs (no global status)
- * count the PMI only.
+ * GLOBAL_STATUS, counts each overflow bit, acknowledges them (but s->keep) through
+ * OVF_CTRL, repeats while bits remain (at most PMI_LOOP_MAX times), unmasks the LVT entry
+ * the delivery masked, and signals EOI unless delivered as NMI. An NMI that finds no
+ * overflow bit is not a PMI: it is counted in s->not_pmi and nothing is touched (as Linux
+ * leaves an NMI it cannot claim). Version-1 PMUs (no global status) count the PMI only.
  */
 void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi);
+
+/*
+ * Leaves no PMI behind: stops every counter and puts DEBUGCTL to the baseline
+ * (pmu_reset), masks the LVT entry, and then, with nothing left to raise another, lets a
+ * PMI already waiting in the IRR at `vector` be taken by whatever handler is installed;
+ * the LVT entry ends masked. Call with interrupts disabled. Returns pmu_reset()'s status;
+ * *drained (may be NULL) counts the PMIs taken.
+ */
+int pmu_quiesce(const struct pmu_caps *p, unsigned vector, unsigned *drained);
 
 #endif /* PMU_PMI_H */

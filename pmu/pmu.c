@@ -10,6 +10,8 @@ struct pmu_caps pmu;
 void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpuid_regs r)
 {
 	memset(p, 0, sizeof(*p));
+	p->vendor = cpu->vendor;
+	p->pdcm = cpu->pdcm;
 	if (cpu->max_leaf < CPUID_LEAF_PMU)
 		return;
 	p->eax = r.eax;
@@ -19,7 +21,8 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 	p->version = PMU_EAX_VERSION(r.eax);
 	if (p->version == 0)
 		return;
-	p->num_gp = PMU_EAX_NUM_GP(r.eax);
+	p->num_gp_cpuid = PMU_EAX_NUM_GP(r.eax);
+	p->num_gp = p->num_gp_cpuid < PMU_LEGACY_MAX_GP ? p->num_gp_cpuid : PMU_LEGACY_MAX_GP;
 	p->gp_width = PMU_EAX_GP_WIDTH(r.eax);
 	p->ebx_len = PMU_EAX_EBX_LEN(r.eax);
 	/* EBX bit i set = architectural event i NOT available, for i < EBX length. */
@@ -41,8 +44,6 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 		while (p->num_fixed < PMU_MAX_FIXED && (p->fixed_mask >> p->num_fixed))
 			p->num_fixed++;
 	}
-	if (p->num_gp > PMU_MAX_GP)
-		p->num_gp = PMU_MAX_GP;
 	if (p->num_fixed > PMU_MAX_FIXED)
 		p->num_fixed = PMU_MAX_FIXED;
 }
@@ -93,6 +94,16 @@ static const struct {
 	{ 0xbe, UARCH_GRACEMONT }, { 0xaf, UARCH_SIERRA_FOREST },
 	{ 0x57, UARCH_KNIGHTS_LANDING }, { 0x85, UARCH_KNIGHTS_MILL },
 };
+
+bool pmu_uarch_has_smi_count(enum pmu_uarch u)
+{
+	switch (u) {
+	case UARCH_UNKNOWN: case UARCH_BONNELL: case UARCH_SALTWELL:
+		return false;
+	default:
+		return true;
+	}
+}
 
 enum pmu_uarch pmu_uarch_from_model(uint32_t family, uint32_t model)
 {
@@ -158,7 +169,16 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 		     p->version, p->num_gp, p->gp_width, p->num_fixed, p->fixed_width, p->fixed_mask,
 		     p->events, p->ebx_len, p->eax, p->ebx, p->ecx, p->edx);
 	print(b);
-	if (p->has_perf_caps)
+	if (p->num_gp_cpuid > p->num_gp) {
+		fmt_snprintf(b, sizeof(b), "CPUID.0AH enumerates %u GP counters; pmuboot uses the "
+			     "first %u (IA32_PMC%u would be MSR 0x%x, another register)",
+			     p->num_gp_cpuid, p->num_gp, p->num_gp, MSR_IA32_PMC0 + p->num_gp);
+		print(b);
+	}
+	if (p->pdcm && !p->has_perf_caps)
+		fmt_snprintf(b, sizeof(b), "PERF_CAPABILITIES: CPUID.1:ECX.PDCM set, %s",
+			     "not read yet (read once pmuboot owns GS and the IDT) or RDMSR faulted");
+	else if (p->has_perf_caps)
 		fmt_snprintf(b, sizeof(b), "PERF_CAPABILITIES 0x%llx: LBR format %u, PEBS format %u "
 			     "trap %d arch-regs %d, freeze-while-SMM %d, full-width writes %d",
 			     (unsigned long long)p->perf_caps, p->lbr_format, p->pebs_format,
@@ -170,21 +190,41 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 		     p->hybrid ? ", hybrid, this core: " : "",
 		     p->hybrid ? pmu_core_type_name(p->core_type) : "");
 	print(b);
+	if (p->version == 0)
+		return;
+	fmt_snprintf(b, sizeof(b), "SMM: DEBUGCTL.FREEZE_WHILE_SMM %s; MSR_SMI_COUNT %s",
+		     p->freeze_while_smm ? "set while checks run" :
+		     "not available (PERF_CAPABILITIES[12] clear or unread)",
+		     p->has_smi_count ? "read around every run, a repetition that took an SMI is "
+		     "discarded" : "not on this model: SMIs go undetected");
+	print(b);
 }
 
-const char *pmu_unavailable_reason(bool force)
+const char *pmu_caps_unavailable_reason(const struct pmu_caps *p, bool force)
 {
-	static char why[96];
+	static char why[200];
 
 	if (force)
 		return NULL;
-	if (pmu.version == 0) {
+	if (p->vendor == VENDOR_AMD || p->vendor == VENDOR_HYGON) {
+		fmt_snprintf(why, sizeof(why), "%s PMU: its core counters (PERF_CTL/PERF_CTR, MSRs "
+			     "C001_0000H.. and C001_0200H..) are not Intel architectural perfmon, and "
+			     "pmuboot does not yet program them",
+			     p->vendor == VENDOR_AMD ? "AMD" : "Hygon");
+		return why;
+	}
+	if (p->version == 0) {
 		fmt_snprintf(why, sizeof(why), "no architectural PMU: CPUID.0AH:EAX[7:0]=0");
 		return why;
 	}
-	if (pmu.num_gp == 0) {
+	if (p->num_gp == 0) {
 		fmt_snprintf(why, sizeof(why), "no general-purpose counters: CPUID.0AH:EAX[15:8]=0");
 		return why;
 	}
 	return NULL;
+}
+
+const char *pmu_unavailable_reason(bool force)
+{
+	return pmu_caps_unavailable_reason(&pmu, force);
 }

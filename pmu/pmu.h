@@ -28,6 +28,11 @@
 
 #define PMU_MAX_GP	16
 #define PMU_MAX_FIXED	8
+/* GP counters addressable as IA32_PMCx = 0xC1 + x and IA32_PERFEVTSELx = 0x186 + x: eight.
+ * Beyond them those addresses are other registers (0xC9..0xCF: 0xCE is MSR_PLATFORM_INFO;
+ * 0x18E..0x195: IA32_PERF_STATUS and neighbours), so counters 8 and up, where CPUID.0AH
+ * enumerates them, are left alone until pmuboot addresses them where the SDM puts them. */
+#define PMU_LEGACY_MAX_GP	8
 
 enum pmu_uarch {
 	UARCH_UNKNOWN = 0,
@@ -41,20 +46,24 @@ enum pmu_uarch {
 };
 
 struct pmu_caps {
+	enum cpu_vendor vendor;		/* CPUID.0: leaf 0AH is Intel's architectural PMU */
 	uint32_t eax, ebx, ecx, edx;	/* raw CPUID.0AH */
 	unsigned version;		/* 0: no architectural PMU */
-	unsigned num_gp, gp_width;
+	unsigned num_gp_cpuid;		/* GP counters CPUID.0AH:EAX[15:8] enumerates */
+	unsigned num_gp, gp_width;	/* GP counters pmuboot uses (at most PMU_LEGACY_MAX_GP) */
 	unsigned num_fixed, fixed_width;
 	uint32_t fixed_mask;		/* bit i: fixed counter i exists (v5: ECX, else EDX[4:0]) */
 	unsigned ebx_len;		/* architectural-event bits valid in EBX */
 	uint32_t events;		/* bit i: architectural event i available (Table 18-1) */
-	bool has_perf_caps;		/* CPUID.1:ECX.PDCM */
+	bool pdcm;			/* CPUID.1:ECX.PDCM: IA32_PERF_CAPABILITIES exists */
+	bool has_perf_caps;		/* ... and was read (after pmuboot owns GS and the IDT) */
 	uint64_t perf_caps;		/* IA32_PERF_CAPABILITIES, 0 without PDCM */
 	unsigned lbr_format, pebs_format;
 	bool pebs_trap, pebs_arch_reg, freeze_while_smm, full_width_write;
 	enum pmu_uarch uarch;
 	bool hybrid;
 	uint8_t core_type;		/* HYBRID_CORE_*; 0 when not hybrid */
+	bool has_smi_count;		/* MSR_SMI_COUNT exists (by microarchitecture) */
 };
 
 extern struct pmu_caps pmu;
@@ -68,18 +77,35 @@ enum pmu_uarch pmu_uarch_from_model(uint32_t family, uint32_t model);
 const char *pmu_uarch_name(enum pmu_uarch u);
 const char *pmu_core_type_name(uint8_t core_type);
 
-/* Discovers the running CPU's PMU (pmu/discover.c, through arch/x86/hw.h) into p. */
+/* Pure: whether MSR_SMI_COUNT (34H) exists on u (SDM Vol. 4: Nehalem and later big cores,
+ * Silvermont and later Atom cores, Knights Landing/Mill). */
+bool pmu_uarch_has_smi_count(enum pmu_uarch u);
+
+/*
+ * Discovery of the running CPU's PMU (pmu/discover.c, through arch/x86/hw.h), in two steps:
+ * pmu_discover_cpuid() uses CPUID only and may run at any time (efi_main needs the counter
+ * counts to validate tests= globs); pmu_discover_msrs() reads IA32_PERF_CAPABILITIES through
+ * the fault-safe accessors, which work only once pmuboot's GS base and IDT are in place.
+ */
+void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu);
+void pmu_discover_msrs(struct pmu_caps *p);
+/* Both steps, into p. */
 void pmu_discover(struct pmu_caps *p, const struct cpu_info *cpu);
-/* pmu_discover() into the global pmu. */
-void pmu_probe(const struct cpu_info *cpu);
+/* The two steps into the global pmu. */
+void pmu_probe_cpuid(const struct cpu_info *cpu);
+void pmu_probe_msrs(void);
 
 /* One line per capability group, through print(); for the run's header. */
 void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line));
 
 /*
  * Why counter checks cannot run, or NULL when they can. `force` (option force-pmu)
- * makes them run regardless: they must then fail where there is no PMU.
+ * makes them run regardless: they must then fail where there is no PMU. An AMD or Hygon
+ * CPU is named as such (its PMU is not architectural perfmon, and pmuboot does not yet
+ * program it), rather than reported as having no PMU.
  */
+const char *pmu_caps_unavailable_reason(const struct pmu_caps *p, bool force);
+/* The same for the global pmu. */
 const char *pmu_unavailable_reason(bool force);
 
 /* Masks of counters in GLOBAL_CTRL/STATUS layout. */

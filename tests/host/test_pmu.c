@@ -390,10 +390,370 @@ static void test_pmi_bookkeeping(void **state)
 	assert_int_equal(pmu_global_status(&p, &st), 0);
 	assert_int_equal(st, 0);
 
-	/* A spurious PMI (no status bit) is counted as such; NMI delivery sends no EOI. */
-	pmu_pmi_handle(&p, &s, true);
+	/* A fixed-vector PMI that finds no status bit is spurious (still unmasked and EOI'd:
+	 * it came through the LVT). */
+	pmu_model_clear_log();
+	pmu_pmi_handle(&p, &s, false);
 	assert_int_equal(s.spurious, 1);
-	assert_int_equal(pmu_model_eois(), 1);
+	assert_int_equal(s.pmis, 1);
+	assert_int_equal(pmu_model_eois(), 2);
+
+	/* An NMI that finds no overflow bit is not a PMI (another NMI source, or a second NMI
+	 * for one overflow): counted apart, nothing touched, no EOI. */
+	hw_apic_lvtpc_write(APIC_LVT_MASKED | APIC_LVT_DM_NMI);
+	pmu_model_clear_log();
+	pmu_pmi_handle(&p, &s, true);
+	assert_int_equal(s.pmis, 1);
+	assert_int_equal(s.not_pmi, 1);
+	assert_int_equal(pmu_model_eois(), 2);
+	assert_int_equal(pmu_model_lvtpc(), APIC_LVT_MASKED | APIC_LVT_DM_NMI);
+	assert_int_equal(pmu_model_log_len(), 0);
+}
+
+/* ---- Issue 7: what a review against the SDM found ---- */
+
+/* A handler for the model's interrupt delivery: the firmware's PMI handler, whose own
+ * instructions count at CPL 0 like any other (handler_insns of them before it acks). */
+static struct pmu_caps *irq_caps;
+static struct pmi_stats irq_stats;
+static uint64_t handler_insns;
+static bool storm_rearm;
+static uint64_t storm_start;
+
+static void model_pmi_handler(unsigned vector, bool nmi)
+{
+	char err[PMU_ERR_LEN];
+
+	(void)vector;
+	pmu_model_retire(handler_insns, 0);
+	pmu_pmi_handle(irq_caps, &irq_stats, nmi);
+	if (storm_rearm)
+		assert_int_equal(pmu_gp_write(irq_caps, 0, storm_start, err, sizeof(err)), 0);
+}
+
+static void irq_setup(struct pmu_caps *p, uint64_t keep)
+{
+	irq_caps = p;
+	memset(&irq_stats, 0, sizeof(irq_stats));
+	irq_stats.keep = keep;
+	handler_insns = 0;
+	storm_rearm = false;
+	pmu_model_set_irq_handler(model_pmi_handler);
+}
+
+/* 1: efi_main probes before pmuboot's GS base and IDT exist; only CPUID may be used then
+ * (rdmsr_safe writes its fault status through %gs:0, the firmware's GS base). */
+static void test_probe_before_ownership(void **state)
+{
+	struct pmu_model_config cfg = pmu_model_skylake();
+	struct cpu_info ci;
+	struct pmu_caps p;
+	(void)state;
+
+	pmu_model_reset(&cfg);
+	cpu_info_decode(&ci, model_cpuid, NULL);
+	pmu_model_set_owned(false);
+	pmu_probe_cpuid(&ci);				/* efi_main */
+	assert_int_equal(pmu_model_violations(), 0);
+	assert_int_equal(pmu.num_gp, 4);
+	assert_true(pmu.pdcm);
+	assert_false(pmu.has_perf_caps);		/* not read yet */
+	/* The one-step discovery the firmware used to run there reads PERF_CAPABILITIES: the
+	 * model flags exactly that access. */
+	pmu_discover(&p, &ci);
+	assert_int_equal(pmu_model_violations(), 1);
+	assert_non_null(strstr(pmu_model_last_violation(), "rdmsr 0x345"));
+	pmu_model_set_owned(true);			/* run(): GS and IDT are pmuboot's */
+	pmu_probe_msrs();
+	assert_int_equal(pmu_model_violations(), 1);
+	assert_true(pmu.has_perf_caps);
+	assert_true(pmu.full_width_write);
+	assert_true(pmu.freeze_while_smm);
+}
+
+/* 2: GP counters 8 and up are not at 0xC1 + i / 0x186 + i (0xCE is MSR_PLATFORM_INFO). */
+static void test_gp_counters_beyond_eight(void **state)
+{
+	struct pmu_model_config cfg = pmu_model_skylake();
+	struct pmu_caps p;
+	struct pmu_state st;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	cfg.num_gp = 12;		/* CPUID says 12; the model has IA32_PMC0..7 only */
+	boot(cfg, &p);
+	assert_int_equal(p.num_gp_cpuid, 12);
+	assert_int_equal(p.num_gp, PMU_LEGACY_MAX_GP);
+	assert_int_equal(pmu_gp_mask(&p), 0xff);
+	assert_int_equal(pmu_save(&p, &st), 0);
+	assert_int_equal(pmu_reset(&p), 0);
+	assert_int_equal(pmu_restore(&p, &st), 0);
+	assert_int_equal(pmu_gp_program(&p, 8, 0, 0, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_model_faults(), 0);
+	for (unsigned i = 0; i < pmu_model_log_len(); i++) {
+		uint32_t msr = pmu_model_log(i).msr;
+
+		if ((msr >= MSR_IA32_PMC0 + 8 && msr <= MSR_PLATFORM_INFO + 1) ||
+		    (msr >= MSR_IA32_PERFEVTSEL0 + 8 && msr < MSR_IA32_PERFEVTSEL0 + 16))
+			fail_msg("wrote MSR 0x%x, which is not a GP counter register", msr);
+	}
+}
+
+/* 3: v4 streamlined freeze (SDM 18.2.4.1): CTR_FRZ holds every counter until software
+ * clears it. A handler that acknowledged it along with the overflow unfroze them, and with
+ * pmi=nmi (delivered inside the measured run) the counters went on counting. */
+static void test_freeze_v4_held_through_the_handler(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	uint64_t v, st;
+	(void)state;
+
+	trig.intr = true;
+	for (int keep = 0; keep < 2; keep++) {
+		boot(pmu_model_skylake(), &p);
+		irq_setup(&p, keep ? GLOBAL_STATUS_COUNTERS_FROZEN : 0);
+		pmu_pmi_lvt_setup(0, true);
+		assert_int_equal(hw_wrmsr(MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI), 0);
+		assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&trig), W48 - 999, err,
+						sizeof(err)), 0);
+		assert_int_equal(pmu_gp_program(&p, 1, pmu_evtsel_encode(&watch), 0, err, sizeof(err)), 0);
+		assert_int_equal(pmu_global_ctrl_write(&p, 0x3, err, sizeof(err)), 0);
+		pmu_model_retire(1000, 0);	/* the 1000th overflows GP0: PMI request, NMI */
+		pmu_model_retire(5000, 0);
+		assert_int_equal(irq_stats.pmis, 1);
+		assert_true(irq_stats.first_status & GLOBAL_STATUS_COUNTERS_FROZEN);
+		assert_int_equal(pmu_gp_read(&p, 1, &v), 0);
+		assert_int_equal(pmu_global_status(&p, &st), 0);
+		if (!keep) {
+			/* The old handler: CTR_FRZ acknowledged, counting resumed. */
+			assert_int_equal(v, 6000);
+			assert_false(st & GLOBAL_STATUS_COUNTERS_FROZEN);
+			continue;
+		}
+		assert_int_equal(v, 1000);
+		assert_int_equal(st, GLOBAL_STATUS_COUNTERS_FROZEN);	/* overflow acked, freeze kept */
+		/* STATUS_RESET of CTR_FRZ unfreezes. */
+		assert_int_equal(pmu_global_ovf_clear(&p, GLOBAL_STATUS_COUNTERS_FROZEN), 0);
+		pmu_model_retire(10, 0);
+		assert_int_equal(pmu_gp_read(&p, 1, &v), 0);
+		assert_int_equal(v, 1010);
+	}
+
+	/* Legacy (v3): the freeze clears GLOBAL_CTRL; the handler does not re-enable it. */
+	boot(pmu_model_nehalem(), &p);
+	irq_setup(&p, GLOBAL_STATUS_COUNTERS_FROZEN);
+	pmu_pmi_lvt_setup(0, true);
+	assert_int_equal(hw_wrmsr(MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI), 0);
+	assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&trig), W48 - 999, err,
+					sizeof(err)), 0);
+	assert_int_equal(pmu_gp_program(&p, 1, pmu_evtsel_encode(&watch), 0, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x3, err, sizeof(err)), 0);
+	pmu_model_retire(1000, 0);
+	pmu_model_retire(5000, 0);
+	assert_int_equal(irq_stats.pmis, 1);
+	assert_int_equal(pmu_gp_read(&p, 1, &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	pmu_model_set_irq_handler(NULL);
+}
+
+/* 4: a counter left counting with INT after CLI leaves a PMI in the IRR, taken later by
+ * whatever runs with interrupts on next. Stopping it first, then draining, leaves none. */
+static void test_pmi_left_pending_after_cli(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	unsigned drained = 0, pmis;
+	(void)state;
+
+	e.intr = true;
+	storm_start = W48 - 299;
+	for (int fixed_order = 0; fixed_order < 2; fixed_order++) {
+		boot(pmu_model_skylake(), &p);
+		irq_setup(&p, 0);
+		handler_insns = 40;
+		pmu_pmi_lvt_setup(0xf0, false);
+		assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&e), storm_start, err,
+						sizeof(err)), 0);
+		assert_int_equal(pmu_global_ctrl_write(&p, 1, err, sizeof(err)), 0);
+		storm_rearm = true;
+		pmu_model_set_if(true);
+		for (int i = 0; i < 100; i++)
+			pmu_model_retire(50, 0);	/* a PMI about every 300 instructions */
+		assert_true(irq_stats.pmis >= 10);
+		if (!fixed_order) {
+			/* The old order: CLI, then the counter still counts, then stop it. */
+			pmu_model_set_if(false);
+			pmu_model_retire(400, 0);
+			storm_rearm = false;
+			pmu_global_ctrl_write(&p, 0, err, sizeof(err));
+			pmu_pmi_lvt_mask();
+			assert_true(hw_apic_irr_pending(0xf0));	/* left for the next check */
+			continue;
+		}
+		/* Stop while interrupts are on, then CLI, then drain. */
+		pmu_global_ctrl_write(&p, 0, err, sizeof(err));
+		storm_rearm = false;
+		pmu_model_set_if(false);
+		pmu_model_retire(400, 0);
+		assert_int_equal(pmu_quiesce(&p, 0xf0, &drained), 0);
+		assert_int_equal(drained, 0);
+		assert_false(hw_apic_irr_pending(0xf0));
+	}
+
+	/* A PMI already waiting when the check ends is taken by the drain, after the counter
+	 * is stopped: the handler's own instructions cannot raise another. */
+	boot(pmu_model_skylake(), &p);
+	irq_setup(&p, 0);
+	handler_insns = 40;
+	pmu_pmi_lvt_setup(0xf0, false);
+	assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&e), W48 - 1, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 1, err, sizeof(err)), 0);
+	pmu_model_retire(2, 0);			/* IF clear: the PMI waits in the IRR */
+	assert_true(pmu_model_irr_pending());
+	assert_int_equal(pmu_gp_write(&p, 0, W48 - 10, err, sizeof(err)), 0);
+	pmis = pmu_model_pmis();
+	drained = 0;
+	assert_int_equal(pmu_quiesce(&p, 0xf0, &drained), 0);
+	assert_int_equal(drained, 1);
+	assert_int_equal(pmu_model_handler_calls(), 1);
+	assert_false(pmu_model_irr_pending());
+	assert_int_equal(pmu_model_pmis(), pmis);	/* no new PMI from the handler's 40 */
+	assert_true(pmu_model_lvtpc() & APIC_LVT_MASKED);
+	pmu_model_set_irq_handler(NULL);
+}
+
+/* 12: DEBUGCTL's PMU bits, the LVT entry and an armed counter are all put back by the
+ * reset a check ends with (the watchdog can stop a check anywhere). */
+static void test_quiesce_after_a_stopped_check(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	e.intr = true;
+	boot(pmu_model_skylake(), &p);
+	pmu_pmi_lvt_setup(0xf0, false);
+	assert_int_equal(hw_wrmsr(MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI |
+				  DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_LBR | DEBUGCTLMSR_BTF), 0);
+	assert_int_equal(pmu_gp_program(&p, 2, pmu_evtsel_encode(&e), W48 - 5, err, sizeof(err)), 0);
+	assert_int_equal(pmu_fixed_program(&p, 1, FIXED_CTR_CTRL_OS | FIXED_CTR_CTRL_PMI, 0, err,
+					   sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x4 | (1ULL << 33), err, sizeof(err)), 0);
+	/* ... the watchdog stops the check here ... */
+	assert_int_equal(pmu_quiesce(&p, 0xf0, NULL), 0);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 2), 0);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_FIXED_CTR_CTRL), 0);
+	/* BTF is the debugger's; FREEZE_WHILE_SMM is pmuboot's baseline where allowed. */
+	assert_int_equal(pmu_model_msr(MSR_IA32_DEBUGCTLMSR), DEBUGCTLMSR_BTF | DEBUGCTLMSR_FREEZE_IN_SMM);
+	assert_true(pmu_model_lvtpc() & APIC_LVT_MASKED);
+	pmu_model_retire(100, 0);
+	assert_int_equal(pmu_model_pmis() + pmu_model_pmis_masked(), 0);
+
+	/* Without PERF_CAPABILITIES[12] the baseline leaves FREEZE_WHILE_SMM clear (it would
+	 * #GP). */
+	boot(pmu_model_nehalem(), &p);
+	assert_int_equal(hw_wrmsr(MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI), 0);
+	assert_int_equal(pmu_reset(&p), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_DEBUGCTLMSR), 0);
+	assert_int_equal(pmu_model_faults(), 0);
+}
+
+/* 12: the LVT entry as the firmware left it comes back at exit (boot services kept). */
+static void test_lvtpc_saved_and_restored(void **state)
+{
+	(void)state;
+
+	boot(pmu_model_skylake(), &pmu);
+	hw_apic_lvtpc_write(APIC_LVT_DM_NMI);	/* the firmware's: unmasked NMI delivery */
+	pmu_boot_state = (struct pmu_state){ 0 };
+	pmu_boot_save();
+	assert_true(pmu_model_lvtpc() & APIC_LVT_MASKED);	/* nothing delivered while checks run */
+	pmu_pmi_lvt_setup(0xf0, false);
+	pmu_boot_restore();
+	assert_int_equal(pmu_model_lvtpc(), APIC_LVT_DM_NMI);
+}
+
+/* 12: an NMI from elsewhere arriving while PMIs go to NMI is not a PMI. */
+static void test_foreign_nmi_is_not_a_pmi(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	e.intr = true;
+	boot(pmu_model_skylake(), &p);
+	irq_setup(&p, 0);
+	pmu_pmi_lvt_setup(0, true);
+	pmu_model_nmi();
+	assert_int_equal(irq_stats.pmis, 0);
+	assert_int_equal(irq_stats.not_pmi, 1);
+	assert_false(pmu_model_lvtpc() & APIC_LVT_MASKED);
+	assert_int_equal(pmu_gp_program(&p, 0, pmu_evtsel_encode(&e), W48, err, sizeof(err)), 0);
+	assert_int_equal(pmu_global_ctrl_write(&p, 1, err, sizeof(err)), 0);
+	pmu_model_retire(1, 0);
+	assert_int_equal(irq_stats.pmis, 1);
+	assert_int_equal(irq_stats.not_pmi, 1);
+	pmu_model_set_irq_handler(NULL);
+}
+
+/* 9: MSR_SMI_COUNT where the model has it, nothing touched where not. */
+static void test_smi_count(void **state)
+{
+	struct pmu_caps p;
+	uint64_t v = 99;
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	assert_true(p.has_smi_count);
+	assert_int_equal(pmu_smi_count(&p, &v), 0);
+	assert_int_equal(v, 0);
+	pmu_model_smi(100);
+	assert_int_equal(pmu_smi_count(&p, &v), 0);
+	assert_int_equal(v, 1);
+
+	boot(pmu_model_v1(), &p);		/* 06_0EH: no MSR_SMI_COUNT */
+	assert_false(p.has_smi_count);
+	assert_int_equal(pmu_smi_count(&p, &v), PMU_EARG);
+	assert_int_equal(pmu_model_faults(), 0);
+}
+
+/* 7: the fixed counters pmuboot knows an event for. */
+static void test_fixed_events(void **state)
+{
+	(void)state;
+
+	assert_int_equal(pmu_fixed_event(0), ARCH_EVENT_INSTRUCTIONS);
+	assert_int_equal(pmu_fixed_event(1), ARCH_EVENT_CORE_CYCLES);
+	assert_int_equal(pmu_fixed_event(2), ARCH_EVENT_REF_CYCLES);
+	assert_int_equal(pmu_fixed_event(3), ARCH_EVENT_TOPDOWN_SLOTS);
+	for (unsigned i = 4; i < PMU_MAX_FIXED; i++)
+		assert_int_equal(pmu_fixed_event(i), -1);
+}
+
+/* 11: an AMD CPU is not "without a PMU". */
+static void test_amd_reason(void **state)
+{
+	struct pmu_model_config cfg = pmu_model_none();
+	struct pmu_caps p;
+	(void)state;
+
+	cfg.amd = true;
+	boot(cfg, &p);
+	assert_int_equal(p.vendor, VENDOR_AMD);
+	assert_non_null(strstr(pmu_caps_unavailable_reason(&p, false), "AMD PMU"));
+	assert_null(strstr(pmu_caps_unavailable_reason(&p, false), "no architectural PMU"));
+	assert_null(pmu_caps_unavailable_reason(&p, true));
+	boot(pmu_model_none(), &p);
+	assert_string_equal(pmu_caps_unavailable_reason(&p, false),
+			    "no architectural PMU: CPUID.0AH:EAX[7:0]=0");
 }
 
 int main(void)
@@ -409,6 +769,16 @@ int main(void)
 		cmocka_unit_test(test_save_restore),
 		cmocka_unit_test(test_boot_save_reset_restore),
 		cmocka_unit_test(test_pmi_bookkeeping),
+		cmocka_unit_test(test_probe_before_ownership),
+		cmocka_unit_test(test_gp_counters_beyond_eight),
+		cmocka_unit_test(test_freeze_v4_held_through_the_handler),
+		cmocka_unit_test(test_pmi_left_pending_after_cli),
+		cmocka_unit_test(test_quiesce_after_a_stopped_check),
+		cmocka_unit_test(test_lvtpc_saved_and_restored),
+		cmocka_unit_test(test_foreign_nmi_is_not_a_pmi),
+		cmocka_unit_test(test_smi_count),
+		cmocka_unit_test(test_fixed_events),
+		cmocka_unit_test(test_amd_reason),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

@@ -171,6 +171,19 @@ static void test_stats_overflow(void **state)
 	assert_int_equal(st.mean, UINT64_MAX / 2);
 }
 
+static void test_i64_median(void **state)
+{
+	int64_t v[] = { 5, -3, 0, -20, 7 }, w[] = { INT64_MIN, INT64_MAX, -1, 1 };
+	(void)state;
+
+	assert_int_equal(i64_median(v, 5), 0);
+	assert_int_equal(v[0], -20);		/* sorted as signed numbers */
+	assert_int_equal(v[4], 7);
+	assert_int_equal(i64_median(w, 4), -1);	/* lower median */
+	assert_true(w[0] == INT64_MIN && w[3] == INT64_MAX);
+	assert_int_equal(i64_median(v, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_stats_basic),
 		cmocka_unit_test(test_stats_large_n),
 		cmocka_unit_test(test_stats_overflow),
+		cmocka_unit_test(test_i64_median),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
