@@ -19,6 +19,7 @@
 #include "pmu/frame.h"
 #include "pmu/pmi.h"
 #include "tests/checks.h"
+#include "tests/expect.h"
 #include "tests/measure.h"
 #include "tests/pmu_run.h"
 
@@ -124,39 +125,41 @@ void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
 	fmt_snprintf(buf, len, "%s.gp%u", arch_events[i / gp_counters()].name, i % gp_counters());
 }
 
-struct expectation {
-	uint64_t lo, hi;	/* inclusive range for the differential */
-	const char *why;
+/* The kernel and argument that drive an event the loop leaves quiet (tests/expect.h). */
+#define CHASE_COLD_STEPS	20000ULL	/* steps of the cold chase: distinct new lines */
+#define LFSR_N			20000ULL
+
+struct driver_run {
+	const struct kernel_desc *k;
+	uint64_t n;
+	void *arg;
+	bool cold;
+	const char *name;
 };
 
-/*
- * What the calibrated loop's extra N iterations must add to each architectural event.
- * `fixed`: counted by the fixed counter (reference cycles there tick at the TSC rate; on GP
- * counters 3CH/01H ticks at a model-specific reference clock such as the crystal).
- */
-static struct expectation expect_for(enum arch_event ev, uint64_t n, uint64_t tsc_diff, bool fixed)
+static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size_t errlen)
 {
-	switch (ev) {
-	case ARCH_EVENT_INSTRUCTIONS:
-		return (struct expectation){ 4 * n, 4 * n, "4 instructions per iteration" };
-	case ARCH_EVENT_BRANCHES:
-		return (struct expectation){ n, n, "1 branch per iteration" };
-	case ARCH_EVENT_CORE_CYCLES:
-		/* The dec/jnz chain carries a 1-cycle dependency; cores that take two branches
-		 * a cycle could halve that. 16 per iteration is far beyond any core. */
-		return (struct expectation){ n / 2, 16 * n, "0.5..16 cycles per iteration" };
-	case ARCH_EVENT_REF_CYCLES:
-		if (fixed)
-			return (struct expectation){ tsc_diff - tsc_diff / 4, tsc_diff + tsc_diff / 4,
-						     "within 25% of the TSC" };
-		return (struct expectation){ 1, tsc_diff + tsc_diff / 4,
-					     "a reference clock no faster than the TSC" };
-	case ARCH_EVENT_TOPDOWN_SLOTS:
-		return (struct expectation){ n, 8 * 16 * n, "1..128 slots per iteration" };
-	case ARCH_EVENT_BRANCH_MISSES:
-		return (struct expectation){ 0, n / 100 + 16, "the loop branch predicts" };
-	default:	/* LLC references and misses: the loop touches no data */
-		return (struct expectation){ 0, 64, "no data accesses" };
+	static struct branch_lfsr lfsr;
+	uint64_t nodes = plat.buf_size / 64;
+
+	switch (expect_arch_driver(ev)) {
+	case DRIVE_CHASE_COLD:
+		/* One node per line over the whole buffer, random order: 2n steps touch 2n
+		 * distinct lines, all cold after the WBINVD before each run. */
+		if (nodes < 4 * CHASE_COLD_STEPS) {
+			fmt_snprintf(err, errlen, "test buffer of %llu bytes holds fewer than %llu lines",
+				     (unsigned long long)plat.buf_size, 4 * CHASE_COLD_STEPS);
+			return -1;
+		}
+		*dr = (struct driver_run){ &kernel_chase_desc, CHASE_COLD_STEPS,
+			chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL), true, "cold chase" };
+		return 0;
+	case DRIVE_LFSR:
+		lfsr = (struct branch_lfsr){ 0xace1ace1ace1ace1ULL, LFSR64_TAPS };
+		*dr = (struct driver_run){ &kernel_branch_lfsr_desc, LFSR_N, &lfsr, false, "lfsr" };
+		return 0;
+	default:
+		return 1;	/* the loop drives it */
 	}
 }
 
@@ -165,29 +168,54 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 	enum arch_event ev = (enum arch_event)(c->instance / gp_counters());
 	unsigned idx = c->instance % gp_counters();
 	struct ctr_cfg cfg = { .fixed = false, .idx = idx, .evtsel = pmu_os_evtsel(ev) };
-	char err[PMU_ERR_LEN];
-	uint64_t diff, median, tsc_diff;
-	struct expectation e;
+	struct pmu_run_opts o = { .reps = plat.opt.reps };
+	char err[PMU_ERR_LEN], drove[96] = "";
+	struct pmu_diff d, dd;
+	struct expect_range e, ed;
+	struct driver_run dr;
+	int r;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
 	if (!plat.opt.force_pmu && !(pmu.events & (1U << ev)))
 		return check_skip(c, "CPUID.0AH:EBX[%d]=1 or beyond EBX length %u: %s not available",
 				  ev, pmu.ebx_len, arch_events[ev].name);
-	if (pmu_run_differential_stats(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, plat.opt.reps,
-				       &diff, &median, &tsc_diff, err, sizeof(err)))
+	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=event %02XH/%02XH counted", err,
 				  arch_events[ev].event, arch_events[ev].umask);
-	e = expect_for(ev, PMU_N, tsc_diff, false);
-	if (diff < e.lo || diff > e.hi)
-		return check_fail(c, "measured=%llu expected=%llu..%llu (%s) N=%llu event=%02XH/%02XH "
-				  "median=%llu reps=%u", (unsigned long long)diff, (unsigned long long)e.lo,
-				  (unsigned long long)e.hi, e.why, PMU_N, arch_events[ev].event,
-				  arch_events[ev].umask, (unsigned long long)median, plat.opt.reps);
-	return check_pass(c, "measured=%llu expected=%llu..%llu (%s) N=%llu median=%llu reps=%u",
-			  (unsigned long long)diff, (unsigned long long)e.lo,
-			  (unsigned long long)e.hi, e.why, PMU_N, (unsigned long long)median,
-			  plat.opt.reps);
+	e = expect_arch_loop(ev, PMU_N, d.tsc, false);
+	if (!expect_in(&e, d.diff[0]))
+		return check_fail(c, "measured=%lld expected=%lld..%lld (%s) N=%llu event=%02XH/%02XH "
+				  "median=%lld%s", (long long)d.diff[0], (long long)e.lo,
+				  (long long)e.hi, e.why, PMU_N, arch_events[ev].event,
+				  arch_events[ev].umask, (long long)d.median[0], pmu_diff_note(&d));
+	/* An event the loop leaves quiet must also count where a kernel drives it: a dead
+	 * counter passes the quiet bound. */
+	r = driver_for(ev, &dr, err, sizeof(err));
+	if (r < 0)
+		return check_fail(c, "measured=%s expected=a buffer for the driving kernel "
+				  "(size= option)", err);
+	if (r == 0) {
+		struct pmu_run_opts od = { .reps = plat.opt.reps, .cold = dr.cold };
+
+		if (pmu_run_differential(&cfg, 1, dr.k, dr.n, dr.arg, &od, &dd, err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=%s counted on the %s", err,
+					  arch_events[ev].name, dr.name);
+		ed = expect_arch_driven(ev, dr.n);
+		if (!expect_in(&ed, dd.diff[0]))
+			return check_fail(c, "measured=loop %lld, %s %lld expected=loop %lld..%lld, "
+					  "%s %lld..%lld (%s) N=%llu n=%llu median=%lld%s",
+					  (long long)d.diff[0], dr.name, (long long)dd.diff[0],
+					  (long long)e.lo, (long long)e.hi, dr.name, (long long)ed.lo,
+					  (long long)ed.hi, ed.why, PMU_N, (unsigned long long)dr.n,
+					  (long long)dd.median[0], pmu_diff_note(&dd));
+		fmt_snprintf(drove, sizeof(drove), ", %s %lld in %lld..%lld n=%llu", dr.name,
+			     (long long)dd.diff[0], (long long)ed.lo, (long long)ed.hi,
+			     (unsigned long long)dr.n);
+	}
+	return check_pass(c, "measured=%lld%s expected=%lld..%lld (%s) N=%llu median=%lld%s",
+			  (long long)d.diff[0], drove, (long long)e.lo, (long long)e.hi, e.why, PMU_N,
+			  (long long)d.median[0], pmu_diff_note(&d));
 }
 
 /* --- Fixed counters ------------------------------------------------------------------ */
@@ -207,37 +235,54 @@ void pmu_fixed_instance_name(unsigned i, char *buf, size_t len)
 	fmt_snprintf(buf, len, "fixed%u", i);
 }
 
+/* Why fixed counter idx cannot be checked, or NULL: the fixed, overflow and PMI checks
+ * share it, so a counter without a known event is sent through none of them. */
+static const char *fixed_unusable(unsigned idx)
+{
+	static char why[96];
+
+	if (plat.opt.force_pmu)
+		return NULL;
+	if (pmu.version < 2 || !(pmu.fixed_mask & (1U << idx))) {
+		fmt_snprintf(why, sizeof(why), "no fixed counter %u (version %u, mask 0x%x)", idx,
+			     pmu.version, pmu.fixed_mask);
+		return why;
+	}
+	if (pmu_fixed_event(idx) < 0) {
+		fmt_snprintf(why, sizeof(why), "fixed counter %u has no architectural event pmuboot "
+			     "knows (4-6: Atom topdown slots)", idx);
+		return why;
+	}
+	return NULL;
+}
+
 enum check_status check_pmu_fixed(struct check_ctx *c)
 {
 	unsigned idx = c->instance;
-	static const enum arch_event fixed_event[] = {
-		ARCH_EVENT_INSTRUCTIONS, ARCH_EVENT_CORE_CYCLES, ARCH_EVENT_REF_CYCLES,
-		ARCH_EVENT_TOPDOWN_SLOTS,
-	};
+	int ev = pmu_fixed_event(idx);
 	struct ctr_cfg cfg = { .fixed = true, .idx = idx, .fixed_ctrl = FIXED_CTR_CTRL_OS };
+	struct pmu_run_opts o = { .reps = PMU_REPS };
 	char err[PMU_ERR_LEN];
-	uint64_t diff, tsc_diff;
-	struct expectation e;
+	struct pmu_diff d;
+	struct expect_range e;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!plat.opt.force_pmu && (pmu.version < 2 || !(pmu.fixed_mask & (1U << idx))))
-		return check_skip(c, "no fixed counter %u (version %u, mask 0x%x)", idx, pmu.version,
-				  pmu.fixed_mask);
-	if (idx >= sizeof(fixed_event) / sizeof(fixed_event[0]))
-		return check_skip(c, "fixed counter %u has no architectural event pmuboot knows", idx);
-	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, &diff,
-				 &tsc_diff, err, sizeof(err)))
+	if (fixed_unusable(idx))
+		return check_skip(c, "%s", fixed_unusable(idx));
+	if (ev < 0)
+		ev = ARCH_EVENT_INSTRUCTIONS;	/* force-pmu on a counter without one: must fail */
+	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=fixed counter %u counted", err, idx);
-	e = expect_for(fixed_event[idx], PMU_N, tsc_diff, true);
-	if (diff < e.lo || diff > e.hi)
-		return check_fail(c, "measured=%llu expected=%llu..%llu (%s, %s) N=%llu",
-				  (unsigned long long)diff, (unsigned long long)e.lo,
-				  (unsigned long long)e.hi, arch_events[fixed_event[idx]].name, e.why,
-				  PMU_N);
-	return check_pass(c, "measured=%llu expected=%llu..%llu (%s, %s) N=%llu",
-			  (unsigned long long)diff, (unsigned long long)e.lo, (unsigned long long)e.hi,
-			  arch_events[fixed_event[idx]].name, e.why, PMU_N);
+	e = expect_arch_loop((enum arch_event)ev, PMU_N, d.tsc, true);
+	if (!expect_in(&e, d.diff[0]))
+		return check_fail(c, "measured=%lld expected=%lld..%lld (%s, %s) N=%llu median=%lld%s",
+				  (long long)d.diff[0], (long long)e.lo, (long long)e.hi,
+				  arch_events[ev].name, e.why, PMU_N, (long long)d.median[0],
+				  pmu_diff_note(&d));
+	return check_pass(c, "measured=%lld expected=%lld..%lld (%s, %s) N=%llu median=%lld%s",
+			  (long long)d.diff[0], (long long)e.lo, (long long)e.hi, arch_events[ev].name,
+			  e.why, PMU_N, (long long)d.median[0], pmu_diff_note(&d));
 }
 
 /* --- Programming rules ------------------------------------------------------------- */
@@ -316,18 +361,39 @@ static void pmi_irq(struct trap_frame *f)
 	pmu_pmi_handle(&pmu, &pmi_stats, plat.opt.pmi_nmi);
 }
 
-/* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi), or undoes it. */
-static void pmi_route(bool on)
+static unsigned pmi_vector(void)
 {
-	unsigned v = plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
+	return plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
+}
 
-	if (on) {
-		trap_set_handler(v, pmi_irq);
-		pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
-	} else {
-		pmu_pmi_lvt_mask();
-		trap_set_handler(v, 0);
-	}
+/* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi). */
+static void pmi_route(void)
+{
+	trap_set_handler(pmi_vector(), pmi_irq);
+	pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
+}
+
+/* Undoes pmi_route(): every counter stopped first, then a PMI still waiting in the IRR is
+ * taken by the check's handler (counted there), then the handler goes. Returns how many
+ * were waiting. */
+static unsigned pmi_unroute(void)
+{
+	unsigned drained = 0;
+
+	pmu_quiesce(&pmu, VECTOR_PMI, &drained);
+	trap_set_handler(pmi_vector(), 0);
+	return drained;
+}
+
+/* With interrupts on for up to 10 ms, lets a PMI requested inside the frame arrive. */
+static void pmi_wait(uint64_t want)
+{
+	uint64_t t0 = rdtsc();
+
+	irq_enable();
+	while (pmi_stats.pmis < want && rdtsc() - t0 < tsc_from_us(10000))
+		cpu_relax();
+	irq_disable();
 }
 
 /* Instances: every GP counter, then every fixed counter. */
@@ -344,8 +410,8 @@ void pmu_counter_instance_name(unsigned i, char *buf, size_t len)
 		fmt_snprintf(buf, len, "fixed%u", i - gp_counters());
 }
 
-/* Counts instructions from 2^width - `before` so the counter overflows during the run;
- * with `intr`, the overflow raises a PMI (taken once interrupts are on after the frame). */
+/* Counts from 2^width - `before` so the counter overflows during the run; with `intr`, the
+ * overflow raises a PMI (with pmi=interrupt, taken once interrupts are on after the frame). */
 static enum check_status overflow_run(struct check_ctx *c, bool intr)
 {
 	bool fixed = c->instance >= gp_counters();
@@ -356,18 +422,20 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	struct ctr_cfg cfg = { .fixed = fixed, .idx = idx, .start = start,
 			       .fixed_ctrl = FIXED_CTR_CTRL_OS | (intr ? FIXED_CTR_CTRL_PMI : 0) };
+	bool intel = pmu.vendor == VENDOR_INTEL;
 	struct pmu_result res;
 	char err[PMU_ERR_LEN];
 	uint64_t status = 0, after;
+	unsigned drained;
 	enum check_status st;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
+	if (fixed && fixed_unusable(idx))
+		return check_skip(c, "%s", fixed_unusable(idx));
 	if (width < 32)
 		return check_fail(c, "measured=%s counter width %u expected=at least 32 bits",
 				  fixed ? "fixed" : "GP", width);
-	if (fixed && !(pmu.fixed_mask & (1U << idx)))
-		return check_skip(c, "no fixed counter %u", idx);
 	if (!fixed && !pmu.full_width_write && pmu_legacy_write_result(start, width) != start)
 		return check_skip(c, "start value 0x%llx needs full-width writes",
 				  (unsigned long long)start);
@@ -375,41 +443,42 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	cfg.evtsel = pmu_evtsel_encode(&e);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	/* The LVT is open either way: without INT no PMI may arrive. */
-	pmi_route(true);
+	pmi_route();
 	/* 1000 iterations retire 4000+ instructions; fixed counters 1-3 count cycles or
-	 * slots, so they get the long run (at least 100000 of either): one overflow each. */
-	if (pmu_run(&cfg, 1, &kernel_loop4_desc, fixed && idx > 0 ? PMU_N : 1000, NULL, &res, err,
-		    sizeof(err))) {
+	 * slots, so they get the long run (at least 50000 of either): one overflow each. */
+	if (pmu_run(&cfg, 1, &kernel_loop4_desc, fixed && idx > 0 ? PMU_N : 1000, NULL, NULL, &res,
+		    err, sizeof(err))) {
 		st = check_fail(c, "measured=%s expected=an overflowing run", err);
 		goto out;
 	}
 	pmu_global_status(&pmu, &status);
-	{
-		uint64_t t0 = rdtsc();
-
-		irq_enable();
-		while (!pmi_stats.pmis && rdtsc() - t0 < tsc_from_us(10000))
-			cpu_relax();
-		irq_disable();
-	}
+	pmi_wait(1);
 	after = res.value[0];
 	if (intr) {
-		if (pmi_stats.pmis != 1 || !(pmi_stats.overflows[bit]))
-			st = check_fail(c, "measured=%llu PMIs, overflow count %llu for bit %u expected=1 PMI "
-					"for bit %u", (unsigned long long)pmi_stats.pmis,
-					(unsigned long long)pmi_stats.overflows[bit], bit, bit);
-		else if (!(pmi_stats.lvt_at_entry & APIC_LVT_MASKED))
+		if (pmi_stats.pmis != 1 || !(pmi_stats.overflows[bit]) || pmi_stats.not_pmi ||
+		    pmi_stats.spurious)
+			st = check_fail(c, "measured=%llu PMIs, overflow count %llu for bit %u, %llu NMIs "
+					"and %llu interrupts without an overflow bit expected=1 PMI for "
+					"bit %u and nothing else", (unsigned long long)pmi_stats.pmis,
+					(unsigned long long)pmi_stats.overflows[bit], bit,
+					(unsigned long long)pmi_stats.not_pmi,
+					(unsigned long long)pmi_stats.spurious, bit);
+		/* SDM Vol. 3A 10.5.1 / Vol. 3B 18.2.1: an Intel local APIC sets the LVTPC mask
+		 * bit when it delivers a PMI. AMD's does not (a KVM regression forced it on AMD
+		 * guests: pmu-errata.md, KVM 49ff3b4aec51), so it is asked of Intel only. */
+		else if (intel && !(pmi_stats.lvt_at_entry & APIC_LVT_MASKED))
 			st = check_fail(c, "measured=LVTPC 0x%x at PMI expected=mask bit set by delivery",
 					pmi_stats.lvt_at_entry);
 		else if (apic_read(APIC_LVTPC) & APIC_LVT_MASKED)
 			st = check_fail(c, "measured=LVTPC still masked after the handler expected=unmasked");
 		else
-			st = check_pass(c, "measured=1 PMI (%s), status bit %u, LVT masked by delivery "
-					"and unmasked by the handler expected=same",
-					plat.opt.pmi_nmi ? "NMI" : "interrupt", bit);
-	} else if (pmi_stats.pmis) {
-		st = check_fail(c, "measured=%llu PMIs expected=none without the INT/PMI bit",
-				(unsigned long long)pmi_stats.pmis);
+			st = check_pass(c, "measured=1 PMI (%s), status bit %u, LVT %s and unmasked by "
+					"the handler expected=same", plat.opt.pmi_nmi ? "NMI" : "interrupt",
+					bit, intel ? "masked by delivery" : "mask not asked (not Intel)");
+	} else if (pmi_stats.pmis || pmi_stats.not_pmi) {
+		st = check_fail(c, "measured=%llu PMIs, %llu other NMIs expected=none without the "
+				"INT/PMI bit", (unsigned long long)pmi_stats.pmis,
+				(unsigned long long)pmi_stats.not_pmi);
 	} else if (after >= start) {
 		st = check_fail(c, "measured=0x%llx after 0x%llx expected=wrapped past 2^%u",
 				(unsigned long long)after, (unsigned long long)start, width);
@@ -430,7 +499,10 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 					width, (unsigned long long)before, bit);
 	}
 out:
-	pmi_route(false);
+	drained = pmi_unroute();
+	if (drained && st == CHECK_PASS)
+		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
+				drained);
 	return st;
 }
 
@@ -448,20 +520,25 @@ enum check_status check_pmu_pmi(struct check_ctx *c)
 
 /* --- CMASK / INV / EDGE -------------------------------------------------------------- */
 
+#define DIV_N	10000ULL	/* divider-loop iterations: each stalls retirement */
+
 enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 {
 	struct pmu_evtsel ge1 = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	struct pmu_evtsel lt1, edge, cyc = pmu_arch_evtsel(ARCH_EVENT_CORE_CYCLES, false, true);
+	struct pmu_run_opts o = { .reps = PMU_REPS };
 	struct ctr_cfg cfg[3];
-	char err[PMU_ERR_LEN];
-	uint64_t d[3], e[1], tol;
+	char err[PMU_ERR_LEN], why[200];
+	struct pmu_diff d, de;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
 	if (pmu.num_gp < 3 && !plat.opt.force_pmu)
 		return check_skip(c, "needs 3 GP counters, CPUID.0AH enumerates %u", pmu.num_gp);
 	/* Cycles with >= 1 instruction retired, cycles with < 1, and all cycles: the first two
-	 * partition the third (seed 002: INV inverts the CMASK comparison). */
+	 * partition the third (seed 002: INV inverts the CMASK comparison). On the 4-instruction
+	 * loop a big core retires in every cycle, leaving INV and EDGE near 0; the divider loop
+	 * stalls retirement every iteration, so all three relations have something to count. */
 	ge1.cmask = 1;
 	lt1 = ge1;
 	lt1.inv = true;
@@ -470,41 +547,47 @@ enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&ge1) };
 	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&lt1) };
 	cfg[2] = (struct ctr_cfg){ .idx = 2, .evtsel = pmu_evtsel_encode(&cyc) };
-	if (pmu_run_differential(cfg, 3, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, d, NULL, err,
-				 sizeof(err)))
+	if (pmu_run_differential(cfg, 3, &kernel_div_loop_desc, DIV_N, NULL, &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=three counters counted", err);
-	/* EDGE: transitions into retiring cycles; at least one, at most one per such cycle. */
 	cfg[0].evtsel = pmu_evtsel_encode(&edge);
-	if (pmu_run_differential(cfg, 1, &kernel_loop4_desc, PMU_N, NULL, PMU_REPS, e, NULL, err,
+	if (pmu_run_differential(cfg, 1, &kernel_div_loop_desc, DIV_N, NULL, &o, &de, err,
 				 sizeof(err)))
 		return check_fail(c, "measured=%s expected=edge counter counted", err);
-	tol = d[2] / 1000 + 64;
-	if (d[2] == 0 || (d[0] + d[1] > d[2] + tol) || (d[0] + d[1] + tol < d[2]))
-		return check_fail(c, "measured=cmask1 %llu + inv %llu = %llu expected=cycles %llu +-%llu",
-				  (unsigned long long)d[0], (unsigned long long)d[1],
-				  (unsigned long long)(d[0] + d[1]), (unsigned long long)d[2],
-				  (unsigned long long)tol);
-	if (e[0] < 1 || e[0] > d[0] + tol)
-		return check_fail(c, "measured=edge %llu expected=1..%llu (cycles with >= 1 retired)",
-				  (unsigned long long)e[0], (unsigned long long)(d[0] + tol));
-	return check_pass(c, "measured=cmask1 %llu + inv %llu vs cycles %llu, edge %llu expected=sum "
-			  "within %llu, 1 <= edge <= cmask1", (unsigned long long)d[0],
-			  (unsigned long long)d[1], (unsigned long long)d[2],
-			  (unsigned long long)e[0], (unsigned long long)tol);
+	if (!expect_cmask_inv_edge(DIV_N, d.diff[0], d.diff[1], d.diff[2], de.diff[0], why,
+				   sizeof(why)))
+		return check_fail(c, "measured=cmask1 %lld inv %lld cycles %lld edge %lld expected=%s "
+				  "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
+				  (long long)d.diff[2], (long long)de.diff[0], why, DIV_N,
+				  pmu_diff_note(&d));
+	return check_pass(c, "measured=cmask1 %lld inv %lld cycles %lld edge %lld expected=%s "
+			  "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
+			  (long long)d.diff[2], (long long)de.diff[0], why, DIV_N, pmu_diff_note(&d));
 }
 
 /* --- Freeze on PMI ------------------------------------------------------------------- */
 
+/*
+ * IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (SDM Vol. 3B 17.4.7, 18.2.4.1). The trigger (GP0,
+ * INT) overflows after `before` instructions; the watcher (GP1) counts the same
+ * instructions. On the PMI request the counters freeze, whenever the PMI is delivered:
+ * legacy (versions 2, 3) by clearing GLOBAL_CTRL's enables; version 4 by setting
+ * GLOBAL_STATUS.CTR_FRZ (bit 59), which keeps every counter stopped until software clears
+ * it through STATUS_RESET (OVF_CTRL). The handler is told to leave CTR_FRZ alone, so the
+ * counters stay frozen with pmi=nmi too (the NMI arrives inside the frame) and the check
+ * reads the bit itself, then clears it and shows that counting resumes.
+ */
 enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 {
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	uint64_t before = 1000, start = (1ULL << (pmu.gp_width & 63)) - before;
+	bool v4 = pmu.version >= 4;
 	struct ctr_cfg cfg[2];
-	struct pmu_result res;
+	struct pmu_result res, again;
 	char err[PMU_ERR_LEN];
-	uint64_t dbg = 0, status = 0, ctrl = 0, skid;
+	uint64_t dbg = 0, status = 0, cleared = 0, skid;
 	enum check_status st;
+	unsigned drained;
 	int r;
 
 	if (no_global_ctrl())
@@ -521,34 +604,61 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	    (r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)))
 		return check_fail(c, "measured=DEBUGCTL fault vector %d expected=FREEZE_PERFMON_ON_PMI set", r);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
-	pmi_route(true);
-	/* 100000 iterations retire 400000 instructions; the PMI request at 1000 freezes both
-	 * counters, so the watcher holds 1000 plus the skid, not 400000. */
-	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, &res, err, sizeof(err))) {
+	pmi_stats.keep = GLOBAL_STATUS_COUNTERS_FROZEN;
+	pmi_route();
+	/* 100000 iterations retire 400000 instructions; the PMI request at `before` freezes both
+	 * counters, so the watcher holds `before` plus the skid, not 400000. */
+	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, NULL, &res, err, sizeof(err))) {
 		st = check_fail(c, "measured=%s expected=a frozen run", err);
 		goto out;
 	}
-	pmu_global_status(&pmu, &status);
-	pmu_global_ctrl_read(&pmu, &ctrl);
+	pmu_global_status(&pmu, &status);	/* before a fixed-vector PMI is taken */
+	pmi_wait(1);
 	skid = res.delta[1] > before ? res.delta[1] - before : 0;
-	if (res.delta[1] >= 4 * PMU_N || res.delta[1] < before)
-		st = check_fail(c, "measured=watcher %llu expected=%llu..%llu (frozen at the PMI)",
-				(unsigned long long)res.delta[1], (unsigned long long)before,
-				(unsigned long long)(4 * PMU_N - 1));
-	else if (pmu.version >= 4 && !(status & GLOBAL_STATUS_COUNTERS_FROZEN))
-		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=CTR_FRZ (bit 59) set on v4",
+	if (res.delta[1] >= 4 * PMU_N || res.delta[1] < before) {
+		st = check_fail(c, "measured=watcher %llu expected=%llu..%llu (frozen at the PMI "
+				"request) status=0x%llx", (unsigned long long)res.delta[1],
+				(unsigned long long)before, (unsigned long long)(4 * PMU_N - 1),
 				(unsigned long long)status);
-	else
+		goto out;
+	}
+	if (pmi_stats.pmis != 1 || pmi_stats.not_pmi) {
+		st = check_fail(c, "measured=%llu PMIs, %llu other NMIs expected=1 PMI",
+				(unsigned long long)pmi_stats.pmis, (unsigned long long)pmi_stats.not_pmi);
+		goto out;
+	}
+	if (!v4) {
 		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu expected=frozen "
-				"at the PMI (skid reported) status=0x%llx", (unsigned long long)res.delta[1],
+				"at the PMI request (legacy: GLOBAL_CTRL cleared) status=0x%llx",
+				(unsigned long long)res.delta[1], (unsigned long long)skid,
+				(unsigned long long)status);
+		goto out;
+	}
+	if (!(status & GLOBAL_STATUS_COUNTERS_FROZEN)) {
+		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=CTR_FRZ (bit 59) set after "
+				"the PMI request (v4 streamlined freeze)", (unsigned long long)status);
+		goto out;
+	}
+	/* v4: CTR_FRZ stops every counter until STATUS_RESET clears it; then they count. */
+	pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_COUNTERS_FROZEN);
+	pmu_global_status(&pmu, &cleared);
+	if (pmu_run(&cfg[1], 1, &kernel_loop4_desc, 1000, NULL, NULL, &again, err, sizeof(err)))
+		st = check_fail(c, "measured=%s expected=the watcher counts again", err);
+	else if ((cleared & GLOBAL_STATUS_COUNTERS_FROZEN) || again.delta[0] < 4000)
+		st = check_fail(c, "measured=status 0x%llx after STATUS_RESET, watcher %llu "
+				"expected=CTR_FRZ clear and >= 4000 counted",
+				(unsigned long long)cleared, (unsigned long long)again.delta[0]);
+	else
+		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu, CTR_FRZ set, "
+				"counting again once cleared expected=same (v4 streamlined freeze) "
+				"status=0x%llx", (unsigned long long)res.delta[1],
 				(unsigned long long)skid, (unsigned long long)status);
-	/* Unfreeze: v4 clears CTR_FRZ through OVF_CTRL; earlier versions re-enable GLOBAL_CTRL. */
-	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
-	irq_enable();		/* take the pending PMI with the handler still installed */
-	irq_disable();
-	pmi_route(false);
+	drained = pmi_unroute();
+	if (drained && st == CHECK_PASS)
+		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
+				drained);
 	return st;
 }
 
@@ -581,16 +691,20 @@ enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	trap_set_handler(X86_TRAP_NMI, pmi_nmi);
 	pmu_pmi_lvt_setup(0, true);
-	/* An NMI is not held back by IF: it arrives inside the frame, at the overflow. */
-	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &res, err, sizeof(err)))
+	/* An NMI is not held back by IF: it arrives inside the frame, at the overflow. One
+	 * overflow must give one NMI: a second (KVM once sent two, pmu-errata.md) finds no
+	 * status bit and is counted as not a PMI. */
+	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, NULL, &res, err, sizeof(err)))
 		st = check_fail(c, "measured=%s expected=an overflowing run", err);
-	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0])
-		st = check_fail(c, "measured=%llu NMIs, GP0 overflows %llu expected=1 NMI for GP0",
+	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0] || pmi_stats.not_pmi)
+		st = check_fail(c, "measured=%llu NMI PMIs, GP0 overflows %llu, %llu NMIs without an "
+				"overflow bit expected=1 NMI for GP0 and no other",
 				(unsigned long long)pmi_stats.pmis,
-				(unsigned long long)pmi_stats.overflows[0]);
+				(unsigned long long)pmi_stats.overflows[0],
+				(unsigned long long)pmi_stats.not_pmi);
 	else
 		st = check_pass(c, "measured=1 NMI for GP0 expected=1 NMI for GP0");
-	pmu_pmi_lvt_mask();
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
@@ -620,6 +734,8 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	char err[PMU_ERR_LEN];
 	uint64_t t0, elapsed, n = 100000;
 	enum check_status st;
+	unsigned drained = 0;
+	bool pending;
 	int r;
 
 	if (no_global_ctrl())
@@ -645,21 +761,29 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	t0 = rdtsc();
 	irq_enable();
 	kernel_loop4(n, NULL);
-	irq_disable();
-	storm.active = false;
-	elapsed = tsc_to_us(rdtsc() - t0);
+	/* Stop the counter while interrupts are still on: counting on after CLI with INT set,
+	 * it would overflow again and leave a PMI in the IRR for a later check. What was
+	 * requested before it stopped is drained below, by this handler. */
 	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
-	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+	storm.active = false;
+	irq_disable();
+	elapsed = tsc_to_us(rdtsc() - t0);
+	pmu_quiesce(&pmu, VECTOR_PMI, &drained);
+	pending = apic_irr_pending(VECTOR_PMI);
 	if (pmi_stats.pmis < 100)
 		st = check_fail(c, "measured=%llu PMIs expected=a storm (>= 100) over %llu iterations",
 				(unsigned long long)pmi_stats.pmis, (unsigned long long)n);
+	else if (pending)
+		st = check_fail(c, "measured=a PMI still pending in the IRR after the storm "
+				"expected=none once the counter is stopped and drained");
 	else
-		st = check_pass(c, "measured=%llu PMIs in %llu us, %llu bounded loops, %llu spurious "
-				"expected=run survives the storm", (unsigned long long)pmi_stats.pmis,
+		st = check_pass(c, "measured=%llu PMIs in %llu us, %llu bounded loops, %llu spurious, "
+				"%u drained after the stop expected=run survives the storm, nothing left "
+				"pending", (unsigned long long)pmi_stats.pmis,
 				(unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
-				(unsigned long long)pmi_stats.spurious);
+				(unsigned long long)pmi_stats.spurious, drained);
 out:
-	pmu_pmi_lvt_mask();
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(VECTOR_PMI, 0);
 	return st;
 }
@@ -697,31 +821,46 @@ static int usr_os_once(bool user, uint64_t n, uint64_t out[2], char *err, size_t
 	return r;
 }
 
-/* Smallest counts over the repetitions, at n and at 2n: their difference. */
-static int usr_os_diff(bool user, uint64_t n, uint64_t diff[2], char *err, size_t errlen)
+/* Smallest counts over the repetitions, at n and at 2n: their signed difference. A pair
+ * during which MSR_SMI_COUNT moved is discarded (counted in *discarded). */
+static int usr_os_diff(bool user, uint64_t n, int64_t diff[2], unsigned *discarded, char *err,
+		       size_t errlen)
 {
-	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX }, hi[2] = { UINT64_MAX, UINT64_MAX }, v[2];
+	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX }, hi[2] = { UINT64_MAX, UINT64_MAX };
+	uint64_t a[2], b[2], smi0 = 0, smi1 = 0;
+	unsigned kept = 0;
 	int r;
 
-	for (unsigned rep = 0; rep < PMU_REPS; rep++) {
-		if ((r = usr_os_once(user, n, v, err, errlen)))
+	for (unsigned tries = 0; kept < PMU_REPS && tries < 2 * PMU_REPS; tries++) {
+		pmu_smi_count(&pmu, &smi0);
+		if ((r = usr_os_once(user, n, a, err, errlen)) ||
+		    (r = usr_os_once(user, 2 * n, b, err, errlen)))
 			return r;
-		for (int i = 0; i < 2; i++)
-			lo[i] = v[i] < lo[i] ? v[i] : lo[i];
-		if ((r = usr_os_once(user, 2 * n, v, err, errlen)))
-			return r;
-		for (int i = 0; i < 2; i++)
-			hi[i] = v[i] < hi[i] ? v[i] : hi[i];
+		pmu_smi_count(&pmu, &smi1);
+		if (smi1 != smi0) {
+			(*discarded)++;
+			continue;
+		}
+		for (int i = 0; i < 2; i++) {
+			lo[i] = a[i] < lo[i] ? a[i] : lo[i];
+			hi[i] = b[i] < hi[i] ? b[i] : hi[i];
+		}
+		kept++;
 	}
-	diff[0] = hi[0] - lo[0];
-	diff[1] = hi[1] - lo[1];
+	if (!kept) {
+		fmt_snprintf(err, errlen, "every repetition took an SMI (MSR_SMI_COUNT)");
+		return PMU_EARG;
+	}
+	diff[0] = (int64_t)(hi[0] - lo[0]);
+	diff[1] = (int64_t)(hi[1] - lo[1]);
 	return 0;
 }
 
 enum check_status check_pmu_usr_os(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
-	uint64_t u[2], k[2], want = 4 * PMU_N;
+	int64_t u[2], k[2], want = 4 * (int64_t)PMU_N;
+	unsigned discarded = 0;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
@@ -729,19 +868,18 @@ enum check_status check_pmu_usr_os(struct check_ctx *c)
 		return check_skip(c, "%s", user_unavailable());
 	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
 		return check_skip(c, "needs 2 GP counters");
-	if (usr_os_diff(true, PMU_N, u, err, sizeof(err)) ||
-	    usr_os_diff(false, PMU_N, k, err, sizeof(err)))
+	if (usr_os_diff(true, PMU_N, u, &discarded, err, sizeof(err)) ||
+	    usr_os_diff(false, PMU_N, k, &discarded, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=USR and OS counters counted", err);
 	/* At CPL 3 the USR counter sees the loop and the OS counter only the constant entry
 	 * and exit path (cancelled by the differential); at CPL 0 the reverse. */
 	if (u[0] != want || u[1] != 0 || k[0] != 0 || k[1] != want)
-		return check_fail(c, "measured=CPL3 usr %llu os %llu, CPL0 usr %llu os %llu "
-				  "expected=CPL3 usr %llu os 0, CPL0 usr 0 os %llu",
-				  (unsigned long long)u[0], (unsigned long long)u[1],
-				  (unsigned long long)k[0], (unsigned long long)k[1],
-				  (unsigned long long)want, (unsigned long long)want);
-	return check_pass(c, "measured=CPL3 usr %llu os 0, CPL0 usr 0 os %llu expected=same N=%llu",
-			  (unsigned long long)want, (unsigned long long)want, PMU_N);
+		return check_fail(c, "measured=CPL3 usr %lld os %lld, CPL0 usr %lld os %lld "
+				  "expected=CPL3 usr %lld os 0, CPL0 usr 0 os %lld smi_discarded=%u",
+				  (long long)u[0], (long long)u[1], (long long)k[0], (long long)k[1],
+				  (long long)want, (long long)want, discarded);
+	return check_pass(c, "measured=CPL3 usr %lld os 0, CPL0 usr 0 os %lld expected=same N=%llu"
+			  " smi_discarded=%u", (long long)want, (long long)want, PMU_N, discarded);
 }
 
 /* --- RDPMC forms ---------------------------------------------------------------------- */

@@ -45,7 +45,7 @@ static uint64_t sel(uint8_t event, uint8_t umask, uint8_t cmask, bool inv, bool 
 struct branch_case {
 	const char *name;
 	uint64_t bits, period;	/* branch_pattern; period 0: the LFSR kernel */
-	uint64_t lo_pct, hi_pct;	/* mispredictions per 100 iterations, inclusive */
+	int64_t lo_pct, hi_pct;		/* mispredictions per 100 iterations, inclusive */
 };
 
 static const struct branch_case branch_cases[] = {
@@ -73,8 +73,12 @@ enum check_status check_pmu_branch_misses(struct check_ctx *c)
 	struct branch_pattern pat = { bc->bits, bc->period ? bc->period : 1 };
 	struct branch_lfsr lfsr = { bc->bits, LFSR64_TAPS };
 	struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_os_evtsel(ARCH_EVENT_BRANCH_MISSES) };
+	struct pmu_run_opts o = { .reps = REPS };
 	char err[PMU_ERR_LEN];
-	uint64_t diff, lo = BRANCH_N * bc->lo_pct / 100, hi = BRANCH_N * bc->hi_pct / 100 + 16;
+	/* Predictable patterns: near 0, and noise may make the difference a little negative. */
+	int64_t lo = bc->lo_pct ? (int64_t)BRANCH_N * bc->lo_pct / 100 : -16;
+	int64_t hi = (int64_t)BRANCH_N * bc->hi_pct / 100 + 16;
+	struct pmu_diff d;
 
 	if (no_counters(1))
 		return check_skip(c, "%s", no_counters(1));
@@ -82,15 +86,16 @@ enum check_status check_pmu_branch_misses(struct check_ctx *c)
 		return check_skip(c, "branch misses retired not available (CPUID.0AH:EBX[6])");
 	if (pmu_run_differential(&cfg, 1, bc->period ? &kernel_branch_pattern_desc :
 				 &kernel_branch_lfsr_desc, BRANCH_N,
-				 bc->period ? (void *)&pat : (void *)&lfsr, REPS, &diff, NULL, err,
-				 sizeof(err)))
+				 bc->period ? (void *)&pat : (void *)&lfsr, &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=branch misses counted", err);
-	if (diff < lo || diff > hi)
-		return check_fail(c, "measured=%llu expected=%llu..%llu mispredictions over %llu "
-				  "iterations (%s pattern)", (unsigned long long)diff,
-				  (unsigned long long)lo, (unsigned long long)hi, BRANCH_N, bc->name);
-	return check_pass(c, "measured=%llu expected=%llu..%llu N=%llu", (unsigned long long)diff,
-			  (unsigned long long)lo, (unsigned long long)hi, BRANCH_N);
+	if (d.diff[0] < lo || d.diff[0] > hi)
+		return check_fail(c, "measured=%lld expected=%lld..%lld mispredictions over %llu "
+				  "iterations (%s pattern) median=%lld%s", (long long)d.diff[0],
+				  (long long)lo, (long long)hi, BRANCH_N, bc->name,
+				  (long long)d.median[0], pmu_diff_note(&d));
+	return check_pass(c, "measured=%lld expected=%lld..%lld N=%llu median=%lld%s",
+			  (long long)d.diff[0], (long long)lo, (long long)hi, BRANCH_N,
+			  (long long)d.median[0], pmu_diff_note(&d));
 }
 
 /* --- Nehalem (seed 000): cycle accounting and load sources ------------------------ */
@@ -109,25 +114,28 @@ enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 		{ .idx = 1, .evtsel = sel(0xb1, 0x3f, 1, true, true) },		/* stall */
 		{ .idx = 2, .evtsel = sel(0x3c, 0x00, 0, false, true) },	/* cycles, per core */
 	};
+	struct pmu_run_opts o = { .reps = REPS };
 	char err[PMU_ERR_LEN];
-	uint64_t d[3], tol;
+	struct pmu_diff dd;
+	int64_t *d = dd.diff, tol;
 
 	if (no_counters(3))
 		return check_skip(c, "%s", no_counters(3));
 	if (!is_nehalem() && !plat.opt.force_pmu)
 		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
-	if (pmu_run_differential(cfg, 3, &kernel_loop4_desc, 100000, NULL, REPS, d, NULL, err,
+	/* The divider loop: stall cycles (the DIV chain) and active cycles both occur. */
+	if (pmu_run_differential(cfg, 3, &kernel_div_loop_desc, 10000, NULL, &o, &dd, err,
 				 sizeof(err)))
 		return check_fail(c, "measured=%s expected=UOPS_EXECUTED and cycles counted", err);
 	tol = d[2] / 1000 + 64;
-	if (d[2] == 0 || d[0] + d[1] + tol < d[2] || d[0] + d[1] > d[2] + tol)
-		return check_fail(c, "measured=active %llu + stall %llu = %llu expected=cycles %llu +-%llu",
-				  (unsigned long long)d[0], (unsigned long long)d[1],
-				  (unsigned long long)(d[0] + d[1]), (unsigned long long)d[2],
-				  (unsigned long long)tol);
-	return check_pass(c, "measured=active %llu + stall %llu expected=cycles %llu +-%llu",
-			  (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2],
-			  (unsigned long long)tol);
+	if (d[2] <= 0 || d[0] <= 0 || d[1] <= 0 || d[0] + d[1] + tol < d[2] || d[0] + d[1] > d[2] + tol)
+		return check_fail(c, "measured=active %lld + stall %lld = %lld expected=cycles %lld +-%lld,"
+				  " both parts > 0%s", (long long)d[0], (long long)d[1],
+				  (long long)(d[0] + d[1]), (long long)d[2], (long long)tol,
+				  pmu_diff_note(&dd));
+	return check_pass(c, "measured=active %lld + stall %lld expected=cycles %lld +-%lld%s",
+			  (long long)d[0], (long long)d[1], (long long)d[2], (long long)tol,
+			  pmu_diff_note(&dd));
 }
 
 /* Seed 000 Table 3: MEM_LOAD_RETIRED (CBH) data sources; on the chase they account for
@@ -145,8 +153,10 @@ enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	uint64_t nodes = (plat.buf_size < (64ULL << 20) ? plat.buf_size : (64ULL << 20)) / 64;
 	void *first;
 	struct ctr_cfg cfg = { .idx = 0, .evtsel = sel(0x0b, 0x01, 0, false, false) };
+	struct pmu_run_opts o = { .reps = REPS };
 	char err[PMU_ERR_LEN];
-	uint64_t loads, sum = 0, d, tol;
+	int64_t loads, sum = 0, tol;
+	struct pmu_diff d;
 
 	if (no_counters(1))
 		return check_skip(c, "%s", no_counters(1));
@@ -155,28 +165,28 @@ enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	if (!nodes)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
 	first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
-	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &loads, NULL,
-				 err, sizeof(err)))
+	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
+				 sizeof(err)))
 		return check_fail(c, "measured=%s expected=MEM_INST_RETIRED.LOADS counted", err);
+	loads = d.diff[0];
 	/* One load per iteration exactly: the differential adds `nodes` iterations. */
-	if (loads != nodes)
-		return check_fail(c, "measured=%llu loads expected=%llu (1 per chase step)",
-				  (unsigned long long)loads, (unsigned long long)nodes);
+	if (loads != (int64_t)nodes)
+		return check_fail(c, "measured=%lld loads expected=%llu (1 per chase step)%s",
+				  (long long)loads, (unsigned long long)nodes, pmu_diff_note(&d));
 	for (unsigned i = 0; i < sizeof(sources); i++) {
 		cfg.evtsel = sel(0xcb, sources[i], 0, false, false);
-		if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &d, NULL,
-					 err, sizeof(err)))
+		if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
+					 sizeof(err)))
 			return check_fail(c, "measured=%s expected=MEM_LOAD_RETIRED umask %02XH counted",
 					  err, sources[i]);
-		sum += d;
+		sum += d.diff[0];
 	}
 	tol = loads / 50 + 16;
 	if (sum + tol < loads || sum > loads + tol)
-		return check_fail(c, "measured=sources sum %llu expected=loads %llu +-%llu",
-				  (unsigned long long)sum, (unsigned long long)loads,
-				  (unsigned long long)tol);
-	return check_pass(c, "measured=sources sum %llu expected=loads %llu +-%llu",
-			  (unsigned long long)sum, (unsigned long long)loads, (unsigned long long)tol);
+		return check_fail(c, "measured=sources sum %lld expected=loads %lld +-%lld",
+				  (long long)sum, (long long)loads, (long long)tol);
+	return check_pass(c, "measured=sources sum %lld expected=loads %lld +-%lld",
+			  (long long)sum, (long long)loads, (long long)tol);
 }
 
 /* --- Skylake and later: cache-level misses follow the working set ------------------- */
@@ -222,28 +232,33 @@ enum check_status check_pmu_cache_levels(struct check_ctx *c)
 		/* Half the level: it fits, misses must be rare. Eight times it (when the buffer
 		 * holds that): a random step hits the level with probability 1/8 at most. */
 		for (unsigned big = 0; big < 2; big++) {
-			uint64_t ws = big ? 8 * size[lvl] : size[lvl] / 2, nodes = ws / 64, d;
+			uint64_t ws = big ? 8 * size[lvl] : size[lvl] / 2, nodes = ws / 64;
 			struct ctr_cfg cfg = { .idx = 0,
 					       .evtsel = sel(0xd1, miss_umask[lvl], 0, false, false) };
+			struct pmu_run_opts o = { .reps = REPS };
+			struct pmu_diff dd;
+			int64_t d;
 			void *first;
 
 			if (!nodes || ws > plat.buf_size)
 				continue;
 			first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
 			/* Warm the working set once, then count a full cycle more. */
-			if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, REPS, &d,
-						 NULL, err, sizeof(err)))
+			if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &dd,
+						 err, sizeof(err)))
 				return check_fail(c, "measured=%s expected=L%u misses counted", err, lvl);
-			if (!big && d > nodes / 20 + 64)
-				return check_fail(c, "measured=%llu L%u misses expected=<= %llu for a %llu-byte "
-						  "working set within the %llu-byte L%u",
-						  (unsigned long long)d, lvl,
+			d = dd.diff[0];
+			if (!big && d > (int64_t)(nodes / 20 + 64))
+				return check_fail(c, "measured=%lld L%u misses expected=<= %llu for a %llu-byte "
+						  "working set within the %llu-byte L%u%s", (long long)d, lvl,
 						  (unsigned long long)(nodes / 20 + 64),
-						  (unsigned long long)ws, (unsigned long long)size[lvl], lvl);
-			if (big && d < nodes * 3 / 4)
-				return check_fail(c, "measured=%llu L%u misses expected=>= %llu for a %llu-byte "
-						  "working set, 8x the L%u", (unsigned long long)d, lvl,
-						  (unsigned long long)(nodes * 3 / 4), (unsigned long long)ws, lvl);
+						  (unsigned long long)ws, (unsigned long long)size[lvl], lvl,
+						  pmu_diff_note(&dd));
+			if (big && d < (int64_t)(nodes * 3 / 4))
+				return check_fail(c, "measured=%lld L%u misses expected=>= %llu for a %llu-byte "
+						  "working set, 8x the L%u%s", (long long)d, lvl,
+						  (unsigned long long)(nodes * 3 / 4), (unsigned long long)ws, lvl,
+						  pmu_diff_note(&dd));
 			char one[24];
 			fmt_snprintf(one, sizeof(one), "%sL%u%s", tested[0] ? "," : "", lvl,
 				     big ? "x8" : "/2");

@@ -66,5 +66,9 @@ enum check_status check_selftest_hang(struct check_ctx *c);
 enum check_status check_selftest_fault(struct check_ctx *c);
 /* tests/check_system.c */
 enum check_status check_system_unexpected_interrupts(struct check_ctx *c);
+/* After every check, however it ended (the watchdog too): stops the PMU, puts DEBUGCTL to
+ * the baseline, masks the LVT entry, drains a PMI left waiting (noted under the check's
+ * result and failing system.unexpected_interrupts), removes the checks' PMI handlers. */
+void check_cleanup(struct check_ctx *c);
 
 #endif /* TESTS_CHECKS_H */

@@ -141,6 +141,11 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	return r;
 }
 
+void measure_flush_caches(void)
+{
+	wbinvd();
+}
+
 void oracle_announce(void)
 {
 	if (plat.opt.oracle)

@@ -41,6 +41,10 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
  */
 struct region measure_kernel_user(const struct kernel_desc *k, uint64_t n, void *arg, int *fault);
 
+/* Writes back and invalidates every cache level (WBINVD), so the next run's data accesses
+ * all start cold. Outside any counted window; takes up to milliseconds on a large LLC. */
+void measure_flush_caches(void);
+
 /* The whole region's prediction: the frame's part plus the kernel's model. */
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c);

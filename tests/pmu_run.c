@@ -26,10 +26,19 @@ static void stop_all(const struct ctr_cfg *cfg, unsigned ncfg)
 	}
 }
 
-int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-	    uint64_t n, void *arg, struct pmu_result *res, char *err, size_t errlen)
+/* MSR_SMI_COUNT, or 0 where the model has none (then no SMI is ever seen). */
+static uint64_t smi_now(void)
 {
-	uint64_t enable = 0;
+	uint64_t v = 0;
+
+	return pmu_smi_count(&pmu, &v) == 0 ? v : 0;
+}
+
+int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
+	    uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_result *res,
+	    char *err, size_t errlen)
+{
+	uint64_t enable = 0, smi0;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -37,6 +46,7 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 		fmt_snprintf(err, errlen, "%u counters requested, at most %u", ncfg, PMU_RUN_MAX);
 		return PMU_EARG;
 	}
+	smi0 = smi_now();
 	if ((r = pmu_global_ctrl_write(&pmu, 0, err, errlen))) {
 		if (r > 0)
 			fmt_snprintf(err, errlen, "WRMSR IA32_PERF_GLOBAL_CTRL faulted (vector %d)", r);
@@ -58,6 +68,8 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 		}
 		enable |= c->fixed ? 1ULL << (GLOBAL_FIXED_SHIFT + c->idx) : 1ULL << c->idx;
 	}
+	if (o && o->cold)
+		measure_flush_caches();
 	res->tsc = measure_kernel_pmu(k, n, arg, enable).tsc;
 	for (unsigned i = 0; i < ncfg; i++) {
 		const struct ctr_cfg *c = &cfg[i];
@@ -74,59 +86,67 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 						  c->fixed ? pmu.fixed_width : pmu.gp_width);
 	}
 	stop_all(cfg, ncfg);
-	return 0;
-}
-
-int pmu_run_differential_stats(const struct ctr_cfg *cfg, unsigned ncfg,
-			       const struct kernel_desc *k, uint64_t n, void *arg, unsigned reps,
-			       uint64_t *diff, uint64_t *median, uint64_t *tsc_diff, char *err,
-			       size_t errlen)
-{
-	static uint64_t per_rep[PMU_RUN_MAX][PMU_DIFF_MAX_REPS];
-	uint64_t lo[PMU_RUN_MAX], hi[PMU_RUN_MAX], tlo = UINT64_MAX, thi = UINT64_MAX;
-	struct pmu_result res[2];
-	unsigned kept = 0;
-	int r;
-
-	for (unsigned i = 0; i < ncfg; i++)
-		lo[i] = hi[i] = UINT64_MAX;
-	for (unsigned rep = 0; rep < (reps ? reps : 1); rep++) {
-		for (unsigned half = 0; half < 2; half++) {
-			uint64_t *best = half ? hi : lo;
-
-			if ((r = pmu_run(cfg, ncfg, k, half ? 2 * n : n, arg, &res[half], err, errlen)))
-				return r;
-			for (unsigned i = 0; i < ncfg; i++)
-				best[i] = res[half].delta[i] < best[i] ? res[half].delta[i] : best[i];
-			if (half)
-				thi = res[half].tsc < thi ? res[half].tsc : thi;
-			else
-				tlo = res[half].tsc < tlo ? res[half].tsc : tlo;
-		}
-		if (kept < PMU_DIFF_MAX_REPS) {
-			for (unsigned i = 0; i < ncfg; i++)
-				per_rep[i][kept] = res[1].delta[i] - res[0].delta[i];
-			kept++;
-		}
-	}
-	for (unsigned i = 0; i < ncfg; i++) {
-		diff[i] = hi[i] - lo[i];	/* may wrap "negative" on a broken counter: shown as is */
-		if (median) {
-			struct u64_stats st;
-
-			u64_stats(per_rep[i], kept, &st);
-			median[i] = st.median;
-		}
-	}
-	if (tsc_diff)
-		*tsc_diff = thi - tlo;
+	res->smis = (smi_now() - smi0) & MSR_SMI_COUNT_MASK;
 	return 0;
 }
 
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-			 uint64_t n, void *arg, unsigned reps, uint64_t *diff, uint64_t *tsc_diff,
+			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen)
 {
-	return pmu_run_differential_stats(cfg, ncfg, k, n, arg, reps, diff, NULL, tsc_diff, err,
-					  errlen);
+	static int64_t per_rep[PMU_RUN_MAX][PMU_DIFF_MAX_REPS];
+	uint64_t lo[PMU_RUN_MAX], hi[PMU_RUN_MAX], tlo = UINT64_MAX, thi = UINT64_MAX;
+	unsigned want = o && o->reps ? o->reps : 1, tries = 0;
+	struct pmu_result res[2];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	d->smi_checked = pmu.has_smi_count;
+	for (unsigned i = 0; i < ncfg; i++)
+		lo[i] = hi[i] = UINT64_MAX;
+	while (d->kept < want && tries < 2 * want) {
+		tries++;
+		for (unsigned half = 0; half < 2; half++)
+			if ((r = pmu_run(cfg, ncfg, k, half ? 2 * n : n, arg, o, &res[half], err,
+					 errlen)))
+				return r;
+		if (res[0].smis || res[1].smis) {
+			d->discarded++;
+			d->smis += res[0].smis + res[1].smis;
+			continue;
+		}
+		for (unsigned i = 0; i < ncfg; i++) {
+			lo[i] = res[0].delta[i] < lo[i] ? res[0].delta[i] : lo[i];
+			hi[i] = res[1].delta[i] < hi[i] ? res[1].delta[i] : hi[i];
+			if (d->kept < PMU_DIFF_MAX_REPS)
+				per_rep[i][d->kept] = (int64_t)(res[1].delta[i] - res[0].delta[i]);
+		}
+		tlo = res[0].tsc < tlo ? res[0].tsc : tlo;
+		thi = res[1].tsc < thi ? res[1].tsc : thi;
+		d->kept++;
+	}
+	if (!d->kept) {
+		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
+			     "MSR_SMI_COUNT): no clean count", tries, (unsigned long long)d->smis);
+		return PMU_EARG;
+	}
+	for (unsigned i = 0; i < ncfg; i++) {
+		d->diff[i] = (int64_t)(hi[i] - lo[i]);
+		d->median[i] = i64_median(per_rep[i], d->kept < PMU_DIFF_MAX_REPS ? d->kept :
+					  PMU_DIFF_MAX_REPS);
+	}
+	d->tsc = (int64_t)(thi - tlo);
+	return 0;
+}
+
+const char *pmu_diff_note(const struct pmu_diff *d)
+{
+	static char b[96];
+
+	if (d->discarded)
+		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", d->kept,
+			     d->discarded, (unsigned long long)d->smis);
+	else
+		fmt_snprintf(b, sizeof(b), " reps=%u", d->kept);
+	return b;
 }

@@ -25,31 +25,53 @@ struct pmu_result {
 	uint64_t value[PMU_RUN_MAX];	/* counter values after the run */
 	uint64_t delta[PMU_RUN_MAX];	/* value - start, modulo the width */
 	uint64_t tsc;			/* TSC across the frame call */
+	uint64_t smis;			/* SMIs during the run (MSR_SMI_COUNT; 0 where the model
+					 * has no such register) */
+};
+
+/* How runs are made; NULL means the defaults (one repetition, warm caches). */
+struct pmu_run_opts {
+	unsigned reps;		/* pairs count(n), count(2n) to keep (0: 1) */
+	bool cold;		/* write back and invalidate every cache (WBINVD) before each run,
+				 * outside the counted window: every data access starts cold */
 };
 
 /*
  * Programs the counters (GLOBAL_CTRL off, overflow status cleared), runs k(n, arg) once in
  * the PMU frame with exactly these counters enabled, reads them with RDPMC, and stops them
- * again; overflow status the run caused is left for the caller. 0, or non-zero with err
- * saying which access failed and how.
+ * again; overflow status the run caused is left for the caller. MSR_SMI_COUNT is read
+ * before the counters are programmed and after they are read (an SMI with
+ * FREEZE_WHILE_SMM sets the GLOBAL_CTRL enables again at RSM, SDM 18.18.1, so one anywhere
+ * in that span can change the counts). 0, or non-zero with err saying which access failed.
  */
 int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-	    uint64_t n, void *arg, struct pmu_result *res, char *err, size_t errlen);
+	    uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_result *res,
+	    char *err, size_t errlen);
 
 /*
- * The differential method: for each counter the smallest delta over `reps` runs at n and
- * at 2n, and their difference, which cancels every fixed cost of the frame and kernel.
- * median (may be NULL) receives, per counter, the median of the repetitions' own
- * differences (at most PMU_DIFF_MAX_REPS repetitions are kept for it).
+ * The differential method: pairs of runs at n and 2n; for each counter the smallest count
+ * at 2n minus the smallest at n over the kept pairs, which cancels every fixed cost of the
+ * frame and kernel. Differences are signed: noise larger at n than at 2n makes a
+ * near-zero event's difference negative, and it is reported so, never as 2^64 - x. A pair
+ * during which MSR_SMI_COUNT advanced is discarded and counted; pairs are run until
+ * o->reps are kept or twice as many were tried.
  */
 #define PMU_DIFF_MAX_REPS	64
+struct pmu_diff {
+	int64_t diff[PMU_RUN_MAX];	/* min count(2n) - min count(n) over the kept pairs */
+	int64_t median[PMU_RUN_MAX];	/* median of the kept pairs' own differences (at most
+					 * PMU_DIFF_MAX_REPS of them) */
+	int64_t tsc;			/* the same minimum difference of the TSC */
+	unsigned kept;			/* pairs kept */
+	unsigned discarded;		/* pairs discarded because an SMI arrived */
+	uint64_t smis;			/* SMIs those pairs took */
+	bool smi_checked;		/* MSR_SMI_COUNT was read (the model has it) */
+};
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-			 uint64_t n, void *arg, unsigned reps, uint64_t *diff, uint64_t *tsc_diff,
+			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen);
-int pmu_run_differential_stats(const struct ctr_cfg *cfg, unsigned ncfg,
-			       const struct kernel_desc *k, uint64_t n, void *arg, unsigned reps,
-			       uint64_t *diff, uint64_t *median, uint64_t *tsc_diff, char *err,
-			       size_t errlen);
+/* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)": for result lines. */
+const char *pmu_diff_note(const struct pmu_diff *d);
 
 /* A GP selector counting architectural event ev in ring 0. */
 uint64_t pmu_os_evtsel(enum arch_event ev);

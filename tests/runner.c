@@ -7,6 +7,7 @@
 #include "boot/console.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
+#include "tests/checks.h"
 #include "tests/tap.h"
 
 #define DIAG_BUF_LEN	2048
@@ -139,16 +140,21 @@ int runner_validate_globs(const struct options *o, char *err, size_t errlen)
 
 void runner_list(void)
 {
-	con_printf("# checks (manual ones run only when tests= names their group):\n");
+	con_printf("# checks (manual ones run only when tests= names their group; a [limit] "
+		   "replaces watchdog= for its check):\n");
 	for (size_t k = 0; k < suite_count; k++) {
 		const struct check *ck = &suite_checks[k];
 
 		for (unsigned i = 0; i < instances_of(ck); i++) {
 			char name[80];
 
+			char limit[32] = "";
+
 			instance_full_name(ck, i, name, sizeof(name));
-			con_printf("%-32s %s%s\n", name, ck->flags & CHECK_MANUAL ? "[manual] " : "",
-				   ck->desc);
+			if (ck->timeout_ms)
+				fmt_snprintf(limit, sizeof(limit), "[limit %u ms] ", ck->timeout_ms);
+			con_printf("%-32s %s%s%s\n", name, ck->flags & CHECK_MANUAL ? "[manual] " : "",
+				   limit, ck->desc);
 		}
 	}
 }
@@ -203,6 +209,7 @@ enum run_status runner_run(const struct options *o)
 			diag_len = 0;
 			g = guard_call(run_one, &ctx, (uint64_t)limit_ms * 1000, &elapsed_us);
 			current = NULL;
+			check_cleanup(&ctx);
 			if (g == GUARD_TIMEOUT) {
 				fmt_snprintf(ctx.detail, sizeof(ctx.detail),
 					     "timeout: the watchdog stopped the check after %llu ms (limit %u ms)",

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host unit tests of the counting runs the checks make (tests/pmu_run.c) against the strict
+ * PMU model: the differential method with noise (signed differences), repetitions that
+ * take an SMI (discarded and counted), FREEZE_WHILE_SMM, cold runs. The measurement frame
+ * is replaced by a stand-in that does what it does to the PMU: GLOBAL_CTRL on, the frame's
+ * and the kernel's instructions retired at CPL 0, GLOBAL_CTRL off.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arch/x86/msr.h"
+#include "pmu/counter.h"
+#include "pmu/frame.h"
+#include "tests/host/pmu_model.h"
+#include "tests/measure.h"
+#include "tests/pmu_run.h"
+
+#define N	1000ULL
+#define EV_LLC	0x2e
+#define UM_LLC_REF 0x4f
+
+/* The stand-in frame, and what a test injects into it. */
+static struct {
+	unsigned calls, flushes;
+	int smi_on_call;		/* an SMI during this call (-1: none) */
+	bool smi_every_call;
+	uint64_t smi_insns;		/* the SMM handler's instructions */
+} frame;
+
+struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
+				 uint64_t enable)
+{
+	struct region r = { 0, 0, 0 };
+
+	(void)arg;
+	assert_int_equal(hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, enable), 0);
+	/* The frame's 4 instructions in the window, the kernel's n iterations and 2 more. */
+	pmu_model_retire(PMU_FRAME_INSNS + k->insns_per_iter * n + 2, 0);
+	/* The kernel touches no data: LLC references are whatever the noise adds. */
+	pmu_model_count(EV_LLC, UM_LLC_REF, 0, 0);
+	if (frame.smi_every_call || (int)frame.calls == frame.smi_on_call)
+		pmu_model_smi(frame.smi_insns);
+	assert_int_equal(hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0), 0);
+	frame.calls++;
+	r.tsc = 100 + 3 * n;
+	return r;
+}
+
+void measure_flush_caches(void)
+{
+	frame.flushes++;
+}
+
+static const struct kernel_desc loop4 = { "loop4", NULL, NULL, 4 };
+
+static struct cpuid_regs model_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	(void)ctx;
+	return hw_cpuid(leaf, sub);
+}
+
+static void boot(struct pmu_model_config cfg)
+{
+	struct cpu_info ci;
+
+	pmu_model_reset(&cfg);
+	cpu_info_decode(&ci, model_cpuid, NULL);
+	pmu_discover(&pmu, &ci);
+	memset(&frame, 0, sizeof(frame));
+	frame.smi_on_call = -1;
+}
+
+static struct ctr_cfg insns_cfg(void)
+{
+	return (struct ctr_cfg){ .idx = 0, .evtsel = pmu_os_evtsel(ARCH_EVENT_INSTRUCTIONS) };
+}
+
+static void test_exact_differential(void **state)
+{
+	struct ctr_cfg cfg[2] = { insns_cfg(), { .fixed = true, .idx = 0,
+						 .fixed_ctrl = FIXED_CTR_CTRL_OS } };
+	struct pmu_run_opts o = { .reps = 5 };
+	struct pmu_diff d;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	boot(pmu_model_skylake());
+	assert_int_equal(pmu_run_differential(cfg, 2, &loop4, N, NULL, &o, &d, err, sizeof(err)), 0);
+	assert_int_equal(d.diff[0], 4 * N);
+	assert_int_equal(d.diff[1], 4 * N);
+	assert_int_equal(d.median[0], 4 * N);
+	assert_int_equal(d.tsc, 3 * N);
+	assert_int_equal(d.kept, 5);
+	assert_int_equal(d.discarded, 0);
+	assert_true(d.smi_checked);
+	assert_int_equal(frame.calls, 10);
+	assert_int_equal(frame.flushes, 0);
+	assert_string_equal(pmu_diff_note(&d), " reps=5");
+	assert_int_equal(pmu_model_violations(), 0);
+}
+
+/* 6: noise larger at n than at 2n makes a near-zero event's difference negative; it must
+ * read as a small negative number, not as 2^64 - x. */
+static void test_noise_gives_signed_differences(void **state)
+{
+	struct ctr_cfg cfg = { .idx = 1, .evtsel = pmu_os_evtsel(ARCH_EVENT_LLC_REFERENCES) };
+	struct pmu_run_opts o = { .reps = 3 };
+	struct pmu_diff d;
+	char err[PMU_ERR_LEN];
+	unsigned negative = 0;
+	(void)state;
+
+	for (uint32_t seed = 1; seed <= 64; seed++) {
+		boot(pmu_model_skylake());
+		pmu_model_set_noise(20, seed);
+		assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err,
+						      sizeof(err)), 0);
+		assert_true(d.diff[0] >= -20 && d.diff[0] <= 20);
+		assert_true(d.median[0] >= -20 && d.median[0] <= 20);
+		negative += d.diff[0] < 0;
+	}
+	assert_true(negative > 0);	/* the case the unsigned arithmetic turned into ~2^64 */
+}
+
+/* 9: a repetition that took an SMI is discarded and counted; one more is run instead. */
+static void test_smi_repetition_discarded(void **state)
+{
+	struct ctr_cfg cfg = insns_cfg();
+	struct pmu_run_opts o = { .reps = 1 };
+	struct pmu_diff d;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	boot(pmu_model_skylake());	/* DEBUGCTL 0: the SMM handler's work counts at CPL 0 */
+	frame.smi_on_call = 1;		/* during count(2n) of the first pair */
+	frame.smi_insns = 5000;
+	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err, sizeof(err)), 0);
+	assert_int_equal(d.diff[0], 4 * N);	/* not 4N + 5000 */
+	assert_int_equal(d.kept, 1);
+	assert_int_equal(d.discarded, 1);
+	assert_int_equal(d.smis, 1);
+	assert_int_equal(frame.calls, 4);
+	assert_string_equal(pmu_diff_note(&d), " reps=1 smi_discarded=1 (1 SMIs)");
+
+	/* Every repetition taking one: no clean count, said so. */
+	boot(pmu_model_skylake());
+	frame.smi_every_call = true;
+	o.reps = 3;
+	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err, sizeof(err)),
+			 PMU_EARG);
+	assert_non_null(strstr(err, "every one of 6 repetitions took an SMI"));
+
+	/* Without MSR_SMI_COUNT nothing is detected, and nothing is read. */
+	{
+		struct pmu_model_config c = pmu_model_skylake();
+
+		c.smi_count = false;
+		c.model = 0x1c;		/* Bonnell: no MSR_SMI_COUNT */
+		boot(c);
+	}
+	assert_false(pmu.has_smi_count);
+	o.reps = 2;
+	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err, sizeof(err)), 0);
+	assert_false(d.smi_checked);
+	assert_int_equal(pmu_model_faults(), 0);
+}
+
+/* 9: with FREEZE_WHILE_SMM (pmuboot's baseline where PERF_CAPABILITIES[12] allows) the SMM
+ * handler's instructions count nowhere. */
+static void test_freeze_while_smm(void **state)
+{
+	struct ctr_cfg cfg = insns_cfg();
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	boot(pmu_model_skylake());
+	assert_int_equal(pmu_reset(&pmu), 0);
+	assert_true(pmu_model_msr(MSR_IA32_DEBUGCTLMSR) & DEBUGCTLMSR_FREEZE_IN_SMM);
+	frame.smi_on_call = 0;
+	frame.smi_insns = 5000;
+	assert_int_equal(pmu_run(&cfg, 1, &loop4, N, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.delta[0], PMU_FRAME_INSNS + 4 * N + 2);
+	assert_int_equal(res.smis, 1);
+}
+
+static void test_cold_runs_flush_first(void **state)
+{
+	struct ctr_cfg cfg = insns_cfg();
+	struct pmu_run_opts o = { .reps = 4, .cold = true };
+	struct pmu_diff d;
+	char err[PMU_ERR_LEN];
+	(void)state;
+
+	boot(pmu_model_skylake());
+	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err, sizeof(err)), 0);
+	assert_int_equal(frame.flushes, 8);
+	assert_int_equal(d.diff[0], 4 * N);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_differential),
+		cmocka_unit_test(test_noise_gives_signed_differences),
+		cmocka_unit_test(test_smi_repetition_discarded),
+		cmocka_unit_test(test_freeze_while_smm),
+		cmocka_unit_test(test_cold_runs_flush_first),
+	};
+
+	return cmocka_run_group_tests_name("pmu_run", tests, NULL, NULL);
+}
