@@ -27,6 +27,7 @@ cd "$here" || exit 2
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 ESP_OFFSET=1048576	# Makefile: ESP at sector 2048
+MIN_MEM_MB=64		# measured: 53 MiB hangs in OVMF's boot manager, 54 boots (README)
 CFG_PATH=::/EFI/BOOT/pmuboot.cfg
 
 # Debian packages, and a file or command that proves each is there.
@@ -88,6 +89,9 @@ cmd_qemu() {
 	done
 	[[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp $smp: not a positive number"
 	[[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem $mem: not a positive number of MB"
+	# Below about 54 MiB Debian's OVMF does not reach the boot loader (it stops in its boot
+	# manager, or resets): the run would only end at --timeout.
+	((mem >= MIN_MEM_MB)) || die "--mem $mem: OVMF needs at least $MIN_MEM_MB MB to boot pmuboot"
 	[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout $timeout: not a positive number of seconds"
 
 	ensure_deps

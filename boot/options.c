@@ -118,7 +118,7 @@ static enum num_err parse_u64_slice(struct slice s, uint64_t *out)
 
 enum size_err { SIZE_OK = 0, SIZE_NOT_NUMBER, SIZE_SUFFIX, SIZE_OVERFLOW };
 
-/* "N[K|M|G]"; on SIZE_SUFFIX *suffix is the unrecognised tail. */
+/* "N[K|M|G|T]"; on SIZE_SUFFIX *suffix is the unrecognised tail. */
 static enum size_err parse_size_slice(struct slice s, uint64_t *out, struct slice *suffix)
 {
 	size_t end;
@@ -137,6 +137,8 @@ static enum size_err parse_size_slice(struct slice s, uint64_t *out, struct slic
 			shift = 20;
 		else if (end + 1 == s.n && (c == 'G' || c == 'g'))
 			shift = 30;
+		else if (end + 1 == s.n && (c == 'T' || c == 't'))
+			shift = 40;
 		else {
 			if (suffix) {
 				suffix->p = s.p + end;
@@ -255,7 +257,7 @@ static int parse_size_opt(struct options *o, struct slice tok, struct slice val,
 	case SIZE_NOT_NUMBER:
 		return fail(err, errlen, tok, "not a number");
 	case SIZE_SUFFIX:
-		return fail(err, errlen, tok, "unknown suffix '%.*s' (use K, M or G)",
+		return fail(err, errlen, tok, "unknown suffix '%.*s' (use K, M, G or T)",
 			    clamp_int(suffix.n), suffix.p);
 	case SIZE_OVERFLOW:
 		return fail(err, errlen, tok, "out of range (4K..1T)");
@@ -569,6 +571,8 @@ int options_format(const struct options *o, char *buf, size_t len)
 	acc_printf(&a, " reps=%u", (unsigned)o->reps);
 	if (!o->size_set)
 		acc_printf(&a, " size=auto");
+	else if (o->size && !(o->size & ((1ULL << 40) - 1)))
+		acc_printf(&a, " size=%lluT", (unsigned long long)(o->size >> 40));
 	else if (o->size && !(o->size & ((1ULL << 30) - 1)))
 		acc_printf(&a, " size=%lluG", (unsigned long long)(o->size >> 30));
 	else if (o->size && !(o->size & ((1ULL << 20) - 1)))

@@ -48,7 +48,7 @@ struct options {
 	unsigned ntests;
 	uint32_t reps;			/* reps=N */
 	bool reps_set;
-	uint64_t size;			/* size=N[K|M|G] in bytes, multiple of 4 KiB */
+	uint64_t size;			/* size=N[K|M|G|T] in bytes, multiple of 4 KiB */
 	bool size_set;
 	uint16_t serial_port;		/* serial=PORT[,BAUD] */
 	uint32_t serial_baud;
@@ -70,7 +70,7 @@ void options_defaults(struct options *o);
  * A later token replaces what an earlier one set for the same key.
  * On error returns -1 and writes a one-line message naming the option and the offending
  * value into err, e.g. "reps=abc: not a number", "frob=1: unknown option",
- * "size=5X: unknown suffix 'X' (use K, M or G)", "reps=0: out of range (1..1000000)".
+ * "size=5X: unknown suffix 'X' (use K, M, G or T)", "reps=0: out of range (1..1000000)".
  */
 int options_parse_token(struct options *o, const char *tok, char *err, size_t errlen);
 

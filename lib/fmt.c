@@ -368,7 +368,7 @@ int fmt_size(char *buf, size_t size, uint64_t bytes)
 	static const struct {
 		unsigned shift;
 		const char *unit;
-	} units[] = { { 30, "GiB" }, { 20, "MiB" }, { 10, "KiB" } };
+	} units[] = { { 40, "TiB" }, { 30, "GiB" }, { 20, "MiB" }, { 10, "KiB" } };
 
 	if (bytes) {
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {

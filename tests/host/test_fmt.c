@@ -307,10 +307,12 @@ static void test_size(void **state)
 		{ 1024 * 1024, "1 MiB" },
 		{ 3 * 1024 * 1024 + 1024, "3073 KiB" },
 		{ 1ull << 30, "1 GiB" },
-		{ 1ull << 40, "1024 GiB" },
+		{ 1ull << 40, "1 TiB" },
+		{ 3ull << 39, "1536 GiB" },
 		{ (1ull << 30) + 1, "1073741825 bytes" },
 		{ UINT64_MAX, "18446744073709551615 bytes" },
 		{ 0xFFFFFFFFC0000000ull, "17179869183 GiB" },
+		{ 0xFFFFFF0000000000ull, "16777215 TiB" },
 	};
 	char buf[64];
 	(void)state;

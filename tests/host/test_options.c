@@ -207,11 +207,17 @@ static void test_size(void **state)
 	assert_int_equal(o.size, 1ull << 40);
 	TOK_OK(&o, "size=1099511627776");
 	assert_int_equal(o.size, 1ull << 40);
+	/* The range message says 4K..1T: its upper end must be writable as it is shown. */
+	TOK_OK(&o, "size=1T");
+	assert_int_equal(o.size, 1ull << 40);
+	TOK_OK(&o, "size=1t");
+	assert_int_equal(o.size, 1ull << 40);
 
-	TOK_ERR("size=5X", "size=5X: unknown suffix 'X' (use K, M or G)");
-	TOK_ERR("size=4KB", "size=4KB: unknown suffix 'KB' (use K, M or G)");
-	TOK_ERR("size=1T", "size=1T: unknown suffix 'T' (use K, M or G)");
-	TOK_ERR("size=4 K", "size=4 K: unknown suffix ' K' (use K, M or G)");
+	TOK_ERR("size=2T", "size=2T: out of range (4K..1T)");
+	TOK_ERR("size=5X", "size=5X: unknown suffix 'X' (use K, M, G or T)");
+	TOK_ERR("size=4KB", "size=4KB: unknown suffix 'KB' (use K, M, G or T)");
+	TOK_ERR("size=1TB", "size=1TB: unknown suffix 'TB' (use K, M, G or T)");
+	TOK_ERR("size=4 K", "size=4 K: unknown suffix ' K' (use K, M, G or T)");
 	TOK_ERR("size=abc", "size=abc: not a number");
 	TOK_ERR("size=K", "size=K: not a number");
 	TOK_ERR("size=-4K", "size=-4K: not a number");
@@ -434,7 +440,7 @@ static void test_text_line_numbers(void **state)
 
 	o = fresh();
 	assert_int_equal(TEXT(&o, "reps=5\n\n# c\nsize=5X\nreps=7\n", "pmuboot.cfg", err), -1);
-	assert_string_equal(err, "pmuboot.cfg line 4: size=5X: unknown suffix 'X' (use K, M or G)");
+	assert_string_equal(err, "pmuboot.cfg line 4: size=5X: unknown suffix 'X' (use K, M, G or T)");
 	assert_int_equal(o.reps, 5);	/* stopped at the error: reps=7 never applied */
 
 	o = fresh();
@@ -601,7 +607,7 @@ static void test_format(void **state)
 		const char *in, *out;
 	} sz[] = {
 		{ "size=4096", "size=4K" }, { "size=12K", "size=12K" }, { "size=1024K", "size=1M" },
-		{ "size=3072M", "size=3G" }, { "size=1024G", "size=1024G" },
+		{ "size=3072M", "size=3G" }, { "size=1024G", "size=1T" },
 		{ "size=0x101000", "size=1028K" },
 	};
 	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
