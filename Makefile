@@ -39,7 +39,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle check host-test qemu-test clean
+.PHONY: all image oracle vpmu kut check host-test qemu-test clean
 all: $(EFI) $(IMG)
 image: $(IMG)
 
@@ -89,6 +89,16 @@ $(ORACLE_CMP): tests/qemu/oracle_compare.c
 	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $<
 
 oracle: $(ORACLE_SO) $(ORACLE_CMP)
+
+# The emulated Intel PMU: Debian's QEMU source of the installed version with the patch
+# series in tests/qemu/vpmu/patches, built in the cache outside the clone (the script
+# rebuilds only what the series changes) and copied to build/vpmu/.
+vpmu:
+	tests/qemu/vpmu/build.sh $(BUILD)/vpmu
+
+# kvm-unit-tests' PMU test on every emulated model: the outside judge of the emulation.
+kut: vpmu
+	tests/qemu/kut.sh
 
 check: host-test qemu-test
 

@@ -3,8 +3,8 @@
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
 #   ./run.sh qemu [--smp N] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
-#                 [--log FILE] [--com2 FILE] [--keep-image FILE] [--shell ARGS]
-#                 [-- OPTION...]
+#                 [--vpmu] [--erratum NAME] [--log FILE] [--com2 FILE] [--keep-image FILE]
+#                 [--shell ARGS] [-- OPTION...]
 #   ./run.sh image
 #
 # qemu: writes OPTIONs (pmuboot options, e.g. tests=fault.* reps=5) into the ESP's
@@ -19,6 +19,10 @@
 # --shell ARGS starts pmuboot from the UEFI shell instead (startup.nsh runs
 # 'pmuboot.efi ARGS'), so ARGS arrive as load options; the shell's %lasterror% then
 # gives the verdict when pmuboot returns to it.
+# --vpmu boots on the emulated Intel PMU (QEMU patched by tests/qemu/vpmu/, built by
+# `make vpmu` when missing): -cpu MODEL,pmu=on, MODEL Skylake-Client unless --cpu names
+# one (with properties: --cpu Skylake-Client,pmu-version=2); --erratum NAME injects a PMU
+# erratum (pmu-erratum=NAME; repeatable).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,12 +64,13 @@ build() {
 }
 
 usage() {
-	sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,/^set /p' "$0" | sed -n 's/^# \{0,1\}//p'
 	exit 2
 }
 
 cmd_qemu() {
-	local smp=1 cpu=qemu64 mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log
+	local smp=1 cpu="" mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log vpmu=0
+	local errata=()
 	local com2="" keep_image="" shell_args="" shell=0 oracle=0 oracle_out=build/oracle.txt opts=()
 	while (($#)); do
 		case $1 in
@@ -76,6 +81,8 @@ cmd_qemu() {
 		--oracle) oracle=1; icount=1 ;;
 		--oracle-out) oracle_out=${2:?--oracle-out needs a file}; shift ;;
 		--kvm) kvm=1 ;;
+		--vpmu) vpmu=1 ;;
+		--erratum) errata+=("${2:?--erratum needs a name}"); shift ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
 		--log) log=${2:?--log needs a file}; shift ;;
 		--com2) com2=${2:?--com2 needs a file}; shift ;;
@@ -96,6 +103,18 @@ cmd_qemu() {
 
 	ensure_deps
 	build
+	local qemu_bin=qemu-system-x86_64
+	if ((vpmu)); then
+		((kvm)) && die "--vpmu is the emulated PMU under TCG, not --kvm"
+		make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
+		qemu_bin=$here/build/vpmu/qemu-system-x86_64
+		cpu="${cpu:-Skylake-Client},pmu=on"
+		local e
+		for e in ${errata[@]+"${errata[@]}"}; do cpu+=",pmu-erratum=$e"; done
+	elif ((${#errata[@]})); then
+		die "--erratum needs --vpmu (only the emulated PMU can misbehave on request)"
+	fi
+	cpu=${cpu:-qemu64}
 	if ((oracle)); then
 		((kvm)) && die "--oracle needs TCG (the plugin sees only emulated code), not --kvm"
 		make -s oracle >&2 || die "could not build the oracle plugin"
@@ -122,7 +141,7 @@ cmd_qemu() {
 			die "could not prepare the shell boot"
 	fi
 
-	local qemu=(qemu-system-x86_64 -M q35 -m "$mem" -smp "$smp" -nodefaults -display none
+	local qemu=("$qemu_bin" -M q35 -m "$mem" -smp "$smp" -nodefaults -display none
 		-no-reboot -monitor none -net none
 		-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 		-drive "if=pflash,format=raw,file=$tmp/vars.fd"
