@@ -101,6 +101,10 @@ static void print_header(void)
 	con_printf("# memory: %s usable; buffer %s at 0x%lx (%s)\n", a, b,
 		   (unsigned long)plat.buf, plat.buf_note);
 	pmu_caps_describe(&pmu, pmu_header_line);
+	if (pmu.version)
+		con_printf("# pmu: the firmware's PMU state (counters, DEBUGCTL, LVTPC) %s\n",
+			   pmu_boot_state.saved ? "was saved; it is restored at exit" :
+			   "could not be saved (an enumerated MSR faulted): it is not restored at exit");
 	if (plat.boot_services_kept)
 		con_printf("# mode: boot services kept%s; results on the UEFI console%s and in %s\n",
 			   plat.mode_note, !plat.serial_ok ? "" : con_serial_direct() ? " and the UART" :
@@ -154,9 +158,9 @@ static void __attribute__((noreturn)) run(void *unused)
 	pmu_probe_msrs();
 	tsc_init(&plat.cpu, &plat.acpi);
 	setup_watchdog();
+	pmu_boot_save();
 	print_header();
 	oracle_announce();
-	pmu_boot_save();
 	platform_exit(runner_run(&plat.opt));
 }
 

@@ -19,29 +19,35 @@ void pmu_pmi_lvt_mask(void)
 void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)
 {
 	uint32_t lvt = hw_apic_lvtpc_read();
-	uint64_t ack_bits = pmu_ovf_clear_bits(p) & ~s->keep;
-	bool any = false;
+	uint64_t ack_bits = pmu_ovf_clear_bits(p) & ~s->keep, status = 0, ctrl = 0;
 	unsigned loops = 0;
+	bool any;
 
 	if (p->version >= 2) {
-		uint64_t status = 0;
-
+		any = !hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &status) && (status & ack_bits);
+		if (!any && nmi) {
+			s->not_pmi++;
+			return;
+		}
+		/* Stop counting while the handler runs and the counters are reset. */
+		hw_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl);
+		hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+		if (any)
+			s->first_status = status;
 		/* Acknowledge what was seen, then look again: a counter may overflow while the
-		 * handler runs (SDM Vol. 3B 18.2.2: clear the bits through OVF_CTRL). */
-		while (loops < PMI_LOOP_MAX && !hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &status) &&
-		       (status & ack_bits)) {
-			if (!loops)
-				s->first_status = status;
-			/* Only bits OVF_CTRL can clear, and not those the caller keeps: a sticky
-			 * informational bit (ASCI) or a held freeze must not keep the loop going. */
+		 * handler runs (SDM Vol. 3B 18.2.2: clear the bits through OVF_CTRL). Only bits
+		 * OVF_CTRL can clear, and not those the caller keeps: a sticky informational bit
+		 * (ASCI) or a held freeze must not keep the loop going. */
+		while (loops < PMI_LOOP_MAX && (status & ack_bits)) {
 			status &= ack_bits;
 			s->last_status = status;
 			for (unsigned b = 0; b < 64; b++)
 				if (status & (1ULL << b))
 					s->overflows[b]++;
-			any = true;
 			hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
 			loops++;
+			if (hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &status))
+				break;
 		}
 		if (loops == PMI_LOOP_MAX)
 			s->loop_limited++;
@@ -49,34 +55,37 @@ void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)
 		/* No status register: a fixed-vector interrupt on the PMI vector is the PMI; an
 		 * NMI is one if delivery masked the LVT entry (SDM 10.5.1). */
 		any = !nmi || (lvt & APIC_LVT_MASKED);
-	}
-	if (!any && nmi) {
-		s->not_pmi++;
-		return;
+		if (!any) {
+			s->not_pmi++;
+			return;
+		}
 	}
 	if (any)
 		s->pmis++;
 	else
 		s->spurious++;
 	s->lvt_at_entry = lvt;
-	/* Delivery set the LVT mask bit: clear it so the next overflow interrupts too. */
+	if (s->rearm)
+		s->rearm();
+	if (p->version >= 2)
+		hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
+	/* Last: delivery set the LVT mask bit; clear it so the next overflow interrupts too. */
 	hw_apic_lvtpc_write((lvt & ~APIC_LVT_MASKED) & ~APIC_LVT_DELIVERY_PENDING);
 	if (!nmi)
 		hw_apic_eoi();
 }
 
-int pmu_quiesce(const struct pmu_caps *p, unsigned vector, unsigned *drained)
+int pmu_quiesce(const struct pmu_caps *p, unsigned vector, bool *still_pending)
 {
 	/* Stop first: a counter still counting with INT would raise the next PMI as soon as
 	 * the window below opens. */
 	int r = pmu_reset(p);
 
 	pmu_pmi_lvt_mask();
-	for (unsigned i = 0; i < 4 && hw_apic_irr_pending(vector); i++) {
+	for (unsigned i = 0; i < 4 && hw_apic_irr_pending(vector); i++)
 		hw_irq_window();
-		if (drained)
-			(*drained)++;
-	}
 	pmu_pmi_lvt_mask();	/* a PMI handler run by the drain unmasks it */
+	if (still_pending)
+		*still_pending = hw_apic_irr_pending(vector);
 	return r;
 }

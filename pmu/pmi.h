@@ -17,6 +17,9 @@ struct pmi_stats {
 	 * caller to inspect and clear itself (e.g. CTR_FRZ, bit 59: on version 4 clearing it
 	 * unfreezes the counters, SDM 18.2.4.1). */
 	uint64_t keep;
+	/* Optional: re-arms the caller's counters, called while counting is off and before
+	 * the LVT entry is unmasked (NULL: none). */
+	void (*rearm)(void);
 
 	uint64_t pmis;			/* PMIs: invocations that found an overflow bit (version
 					 * 1: every fixed-vector invocation, and NMIs that found
@@ -37,22 +40,27 @@ void pmu_pmi_lvt_setup(unsigned vector, bool nmi);
 void pmu_pmi_lvt_mask(void);
 
 /*
- * The handler's work, for the firmware's interrupt (or NMI) handler to call: reads
- * GLOBAL_STATUS, counts each overflow bit, acknowledges them (but s->keep) through
- * OVF_CTRL, repeats while bits remain (at most PMI_LOOP_MAX times), unmasks the LVT entry
- * the delivery masked, and signals EOI unless delivered as NMI. An NMI that finds no
- * overflow bit is not a PMI: it is counted in s->not_pmi and nothing is touched (as Linux
- * leaves an NMI it cannot claim). Version-1 PMUs (no global status) count the PMI only.
+ * The handler's work, for the firmware's interrupt (or NMI) handler to call, in the order
+ * Linux's Intel PMI handler keeps (late acknowledge): reads GLOBAL_STATUS; stops counting
+ * (GLOBAL_CTRL 0, the value saved); counts each overflow bit and acknowledges them (but
+ * s->keep) through OVF_CTRL, repeating while bits remain (at most PMI_LOOP_MAX times);
+ * re-arms (s->rearm); puts GLOBAL_CTRL back; only then unmasks the LVT entry the delivery
+ * masked (unmasked while an overflowed counter is still set, Haswell and later raise a
+ * spurious PMI: pmu-errata.md "Late/mid ACK"); signals EOI unless delivered as NMI. An NMI
+ * that finds no overflow bit is not a PMI: it is counted in s->not_pmi and nothing is
+ * touched (as Linux leaves an NMI it cannot claim). Version 1 (no global MSRs) counts the
+ * PMI, re-arms and unmasks.
  */
 void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi);
 
 /*
  * Leaves no PMI behind: stops every counter and puts DEBUGCTL to the baseline
  * (pmu_reset), masks the LVT entry, and then, with nothing left to raise another, lets a
- * PMI already waiting in the IRR at `vector` be taken by whatever handler is installed;
- * the LVT entry ends masked. Call with interrupts disabled. Returns pmu_reset()'s status;
- * *drained (may be NULL) counts the PMIs taken.
+ * PMI already waiting in the IRR at `vector` be taken by whatever handler is installed
+ * (which counts it); the LVT entry ends masked. Call with interrupts disabled. Returns
+ * pmu_reset()'s status; *still_pending (may be NULL) says whether the vector is still in
+ * the IRR (e.g. held back by an interrupt of higher priority in service).
  */
-int pmu_quiesce(const struct pmu_caps *p, unsigned vector, unsigned *drained);
+int pmu_quiesce(const struct pmu_caps *p, unsigned vector, bool *still_pending);
 
 #endif /* PMU_PMI_H */

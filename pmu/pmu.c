@@ -93,6 +93,8 @@ static const struct {
 	{ 0x86, UARCH_TREMONT }, { 0x96, UARCH_TREMONT }, { 0x9c, UARCH_TREMONT },
 	{ 0xbe, UARCH_GRACEMONT }, { 0xaf, UARCH_SIERRA_FOREST },
 	{ 0x57, UARCH_KNIGHTS_LANDING }, { 0x85, UARCH_KNIGHTS_MILL },
+	{ 0xc5, UARCH_ARROW_LAKE }, { 0xc6, UARCH_ARROW_LAKE }, { 0xbd, UARCH_LUNAR_LAKE },
+	{ 0xcc, UARCH_PANTHER_LAKE }, { 0xb6, UARCH_GRAND_RIDGE }, { 0xdd, UARCH_CLEARWATER_FOREST },
 };
 
 bool pmu_uarch_has_smi_count(enum pmu_uarch u)
@@ -135,6 +137,9 @@ const char *pmu_uarch_name(enum pmu_uarch u)
 		[UARCH_TREMONT] = "Tremont (Atom)", [UARCH_GRACEMONT] = "Gracemont (Atom)",
 		[UARCH_SIERRA_FOREST] = "Sierra Forest (Crestmont)",
 		[UARCH_KNIGHTS_LANDING] = "Knights Landing", [UARCH_KNIGHTS_MILL] = "Knights Mill",
+		[UARCH_ARROW_LAKE] = "Arrow Lake", [UARCH_LUNAR_LAKE] = "Lunar Lake",
+		[UARCH_PANTHER_LAKE] = "Panther Lake", [UARCH_GRAND_RIDGE] = "Grand Ridge (Crestmont)",
+		[UARCH_CLEARWATER_FOREST] = "Clearwater Forest (Darkmont)",
 	};
 
 	return (unsigned)u < sizeof(names) / sizeof(names[0]) && names[u] ? names[u] : "unknown";

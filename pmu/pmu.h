@@ -29,9 +29,10 @@
 #define PMU_MAX_GP	16
 #define PMU_MAX_FIXED	8
 /* GP counters addressable as IA32_PMCx = 0xC1 + x and IA32_PERFEVTSELx = 0x186 + x: eight.
- * Beyond them those addresses are other registers (0xC9..0xCF: 0xCE is MSR_PLATFORM_INFO;
- * 0x18E..0x195: IA32_PERF_STATUS and neighbours), so counters 8 and up, where CPUID.0AH
- * enumerates them, are left alone until pmuboot addresses them where the SDM puts them. */
+ * Beyond them those addresses are other registers or none (0xC9..0xCF: 0xCE is
+ * MSR_PLATFORM_INFO; 0x18E..0x195 are no event selects), so counters 8 and up, where
+ * CPUID.0AH enumerates them, are left alone until pmuboot addresses them where the SDM
+ * puts them. */
 #define PMU_LEGACY_MAX_GP	8
 
 enum pmu_uarch {
@@ -43,6 +44,8 @@ enum pmu_uarch {
 	UARCH_GRANITE_RAPIDS, UARCH_BONNELL, UARCH_SALTWELL, UARCH_SILVERMONT, UARCH_AIRMONT,
 	UARCH_GOLDMONT, UARCH_GOLDMONT_PLUS, UARCH_TREMONT, UARCH_GRACEMONT, UARCH_SIERRA_FOREST,
 	UARCH_KNIGHTS_LANDING, UARCH_KNIGHTS_MILL,
+	UARCH_ARROW_LAKE, UARCH_LUNAR_LAKE, UARCH_PANTHER_LAKE, UARCH_GRAND_RIDGE,
+	UARCH_CLEARWATER_FOREST,
 };
 
 struct pmu_caps {

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model.<case>: every kernel, at every working set and size it runs, against its model.
- * Under -icount the TSC gives the exact instruction count; under the reference oracle
- * (option oracle, ./run.sh qemu --oracle) each region's full prediction is printed for the
- * host harness to compare with what QEMU executed.
+ * Where a PMU counts, its instruction and branch counters give the exact counts (on real
+ * hardware as on the emulated PMU, at full speed); otherwise under -icount the TSC gives
+ * the exact instruction count. Under the reference oracle (option oracle, ./run.sh qemu
+ * --oracle) each region's full prediction, and what the PMU counted in it, is printed for
+ * the host harness to compare with what QEMU executed.
  */
 #include "boot/platform.h"
+#include "pmu/frame.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "tests/checks.h"
 #include "tests/measure.h"
+#include "tests/pmu_run.h"
 
 #define MAX_SIZES	4
 /* A size meaning "k full cycles of the working set's nodes" (pointer chases). */
@@ -105,6 +109,81 @@ void model_instance_name(unsigned i, char *buf, size_t len)
 	str_lcpy(buf, i < NCASES ? cases[i].name : "?", len);
 }
 
+/* Branches in a region's prediction: every kind the branches-retired event counts. */
+static uint64_t predicted_branches(const struct exec_counts *e)
+{
+	return e->cond_taken + e->cond_not_taken + e->jumps + e->calls + e->rets + e->far;
+}
+
+/*
+ * The PMU frame's window holds the kernel, its CALL, MOV, XOR, XOR (PMU_FRAME_INSNS) and,
+ * by the CPU's own rule, none, one or both of the WRMSRs that open and close it (Intel
+ * counts the closing one). Found once from loop4 at n = 1 and n = 2, then held fixed.
+ */
+static int frame_wrmsrs = -1;
+
+static int calibrate_frame(char *err, size_t errlen)
+{
+	uint64_t insns, br;
+	int w[2];
+
+	if (frame_wrmsrs >= 0)
+		return 0;
+	for (unsigned n = 1; n <= 2; n++) {
+		struct exec_counts e;
+		int r = pmu_count_insns_branches(&kernel_loop4_desc, n, NULL, &insns, &br, err, errlen);
+
+		if (r)
+			return r;
+		region_predict_frame(FRAME_PMU, &kernel_loop4_desc, n, NULL, 0, &e);
+		w[n - 1] = (int)((int64_t)insns - (int64_t)(e.insns - PMU_FRAME_REGION_INSNS +
+							    PMU_FRAME_INSNS));
+	}
+	if (w[0] != w[1] || w[0] < 0 || w[0] > 2) {
+		fmt_snprintf(err, errlen, "the frame's own count is not 0, 1 or 2 WRMSRs, nor constant: "
+			     "%d at n=1, %d at n=2 (loop4)", w[0], w[1]);
+		return -1;
+	}
+	frame_wrmsrs = w[0];
+	return 0;
+}
+
+/* The case with the PMU: instructions and branches retired at CPL 0, exactly. */
+static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case *kc)
+{
+	char err[160];
+	unsigned sizes = 0;
+	uint64_t units = 0, insns, br;
+	void *arg;
+
+	if (calibrate_frame(err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=instructions counted by the PMU", err);
+	arg = kc->setup ? kc->setup(kc, &units) : NULL;
+	for (unsigned s = 0; s < MAX_SIZES && kc->sizes[s]; s++, sizes++) {
+		uint64_t n = IS_CYCLES(kc->sizes[s]) ? (kc->sizes[s] & ~(1ULL << 63)) * units :
+			     kc->sizes[s];
+		uint64_t want_i, want_b;
+		struct exec_counts e;
+
+		if (kc->setup)
+			arg = kc->setup(kc, &units);
+		if (pmu_count_insns_branches(kc->k, n, arg, &insns, &br, err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=instructions and branches counted", err);
+		region_predict_frame(FRAME_PMU, kc->k, n, arg, 0, &e);
+		want_i = e.insns - PMU_FRAME_REGION_INSNS + PMU_FRAME_INSNS + (uint64_t)frame_wrmsrs;
+		want_b = predicted_branches(&e);
+		if (insns != want_i || br != want_b)
+			return check_fail(c, "measured=%llu instructions, %llu branches expected=%llu, %llu "
+					  "n=%llu (PMU: model + frame %d + %d WRMSR)",
+					  (unsigned long long)insns, (unsigned long long)br,
+					  (unsigned long long)want_i, (unsigned long long)want_b,
+					  (unsigned long long)n, PMU_FRAME_INSNS, frame_wrmsrs);
+	}
+	return check_pass(c, "measured=instruction and branch model exact (PMU) expected=exact "
+			  "kernel=%s sizes=%u frame_wrmsrs_counted=%d", kc->k->name, sizes,
+			  frame_wrmsrs);
+}
+
 enum check_status check_model(struct check_ctx *c)
 {
 	const struct kernel_case *kc = &cases[c->instance];
@@ -112,10 +191,13 @@ enum check_status check_model(struct check_ctx *c)
 	uint64_t units = 0;
 	void *arg;
 
-	if (icount_unavailable())
-		return check_skip(c, "%s", icount_unavailable());
 	if (kc->setup && !plat.buf_size)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the working set");
+	if (!pmu_count_unavailable())
+		return model_pmu(c, kc);
+	if (icount_unavailable())
+		return check_skip(c, "%s; and no PMU counts instructions (%s)", icount_unavailable(),
+				  pmu_count_unavailable());
 	arg = kc->setup ? kc->setup(kc, &units) : NULL;
 	for (unsigned s = 0; s < MAX_SIZES && kc->sizes[s]; s++, sizes++) {
 		uint64_t n = IS_CYCLES(kc->sizes[s]) ? (kc->sizes[s] & ~(1ULL << 63)) * units :

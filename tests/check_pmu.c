@@ -75,34 +75,55 @@ enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
 			  (unsigned long long)v);
 }
 
-/* --- The PMU measurement frame under -icount ------------------------------------------ */
+/* --- The PMU measurement frame ------------------------------------------------------- */
 
+/*
+ * The frame adds a constant: count(2N) - count(N) = 4N exactly, and 100 repetitions at N
+ * read the same. Counted by the PMU's instruction counter where one counts (real parts and
+ * the emulated PMU), else by the TSC under -icount (counting stays off: the frame itself).
+ */
 enum check_status check_pmu_frame(struct check_ctx *c)
 {
 	static uint64_t v[100];
 	const struct kernel_desc *k = &kernel_loop4_desc;
-	uint64_t ctrl, a, b;
+	uint64_t ctrl, a, b, br;
 	struct u64_stats st;
+	char err[PMU_ERR_LEN];
+	bool by_pmu = !pmu_count_unavailable();
 
-	if (icount_unavailable())
-		return check_skip(c, "%s", icount_unavailable());
-	if (rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl))
+	if (!by_pmu && icount_unavailable())
+		return check_skip(c, "%s; and no PMU counts instructions (%s)", icount_unavailable(),
+				  pmu_count_unavailable());
+	if (!by_pmu && rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl))
 		return check_skip(c, "IA32_PERF_GLOBAL_CTRL faults: the PMU frame cannot run here");
-	/* Counting stays off (enable = 0): this measures the frame itself through the TSC. */
-	a = measure_kernel_pmu(k, 1000, NULL, 0).tsc;
-	b = measure_kernel_pmu(k, 2000, NULL, 0).tsc;
+	for (unsigned i = 0; i < 102; i++) {
+		uint64_t n = i == 0 ? 2000 : 1000, x;
+
+		if (by_pmu) {
+			if (pmu_count_insns_branches(k, n, NULL, &x, &br, err, sizeof(err)))
+				return check_fail(c, "measured=%s expected=instructions counted", err);
+		} else {
+			x = measure_kernel_pmu(k, n, NULL, 0).tsc;
+		}
+		if (i == 0)
+			b = x;
+		else if (i == 1)
+			a = x;
+		else
+			v[i - 2] = x;
+	}
 	if (b - a != 4000)
-		return check_fail(c, "measured=count(2N)-count(N)=%llu expected=4000 N=1000",
-				  (unsigned long long)(b - a));
-	for (unsigned i = 0; i < 100; i++)
-		v[i] = measure_kernel_pmu(k, 1000, NULL, 0).tsc;
+		return check_fail(c, "measured=count(2N)-count(N)=%lld expected=4000 N=1000 (%s)",
+				  (long long)(b - a), by_pmu ? "PMU instructions" : "TSC under -icount");
 	u64_stats(v, 100, &st);
 	if (st.min != st.max)
-		return check_fail(c, "measured=spread %llu over 100 reps expected=0",
-				  (unsigned long long)(st.max - st.min));
+		return check_fail(c, "measured=spread %llu over 100 reps expected=0 (%s)",
+				  (unsigned long long)(st.max - st.min),
+				  by_pmu ? "PMU instructions" : "TSC under -icount");
 	return check_pass(c, "measured=4000 and spread 0 over 100 reps expected=4000 and 0 "
-			  "(window adds %d instructions; oracle region = kernel + %d)",
-			  PMU_FRAME_INSNS, PMU_FRAME_REGION_INSNS);
+			  "(%s; window adds %d instructions; oracle region = kernel + %d)",
+			  by_pmu ? "PMU instructions" : "TSC under -icount", PMU_FRAME_INSNS,
+			  PMU_FRAME_REGION_INSNS);
 }
 
 /* --- Architectural events on every GP counter -------------------------------------- */
@@ -127,15 +148,22 @@ void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
 
 /* The kernel and argument that drive an event the loop leaves quiet (tests/expect.h). */
 #define CHASE_COLD_STEPS	20000ULL	/* steps of the cold chase: distinct new lines */
+#define CHASE_COLD_NODES	(256ULL << 10)	/* lines it walks among: 16 MiB, built fast */
 #define LFSR_N			20000ULL
 
 struct driver_run {
 	const struct kernel_desc *k;
 	uint64_t n;
 	void *arg;
-	bool cold;
+	void (*before)(uint64_t n, void *arg);
 	const char *name;
 };
+
+/* Before each run of the cold chase: flush the lines it will visit. */
+static void chase_cold(uint64_t n, void *first)
+{
+	chase_flush(first, n);
+}
 
 static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size_t errlen)
 {
@@ -144,19 +172,23 @@ static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size
 
 	switch (expect_arch_driver(ev)) {
 	case DRIVE_CHASE_COLD:
-		/* One node per line over the whole buffer, random order: 2n steps touch 2n
-		 * distinct lines, all cold after the WBINVD before each run. */
+		/* One node per line, random order: the 2n steps of the longer run touch 2n
+		 * distinct lines, all flushed (CLFLUSH, which works in a guest too) before each
+		 * run. */
 		if (nodes < 4 * CHASE_COLD_STEPS) {
 			fmt_snprintf(err, errlen, "test buffer of %llu bytes holds fewer than %llu lines",
 				     (unsigned long long)plat.buf_size, 4 * CHASE_COLD_STEPS);
 			return -1;
 		}
+		if (nodes > CHASE_COLD_NODES)
+			nodes = CHASE_COLD_NODES;
 		*dr = (struct driver_run){ &kernel_chase_desc, CHASE_COLD_STEPS,
-			chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL), true, "cold chase" };
+			chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL), chase_cold,
+			"cold chase" };
 		return 0;
 	case DRIVE_LFSR:
 		lfsr = (struct branch_lfsr){ 0xace1ace1ace1ace1ULL, LFSR64_TAPS };
-		*dr = (struct driver_run){ &kernel_branch_lfsr_desc, LFSR_N, &lfsr, false, "lfsr" };
+		*dr = (struct driver_run){ &kernel_branch_lfsr_desc, LFSR_N, &lfsr, NULL, "lfsr" };
 		return 0;
 	default:
 		return 1;	/* the loop drives it */
@@ -196,7 +228,7 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=a buffer for the driving kernel "
 				  "(size= option)", err);
 	if (r == 0) {
-		struct pmu_run_opts od = { .reps = plat.opt.reps, .cold = dr.cold };
+		struct pmu_run_opts od = { .reps = plat.opt.reps, .before = dr.before };
 
 		if (pmu_run_differential(&cfg, 1, dr.k, dr.n, dr.arg, &od, &dd, err, sizeof(err)))
 			return check_fail(c, "measured=%s expected=%s counted on the %s", err,
@@ -373,16 +405,23 @@ static void pmi_route(void)
 	pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
 }
 
+/* Interrupts the check's handler has taken, of every kind. */
+static uint64_t pmi_handled(void)
+{
+	return pmi_stats.pmis + pmi_stats.spurious + pmi_stats.not_pmi;
+}
+
 /* Undoes pmi_route(): every counter stopped first, then a PMI still waiting in the IRR is
  * taken by the check's handler (counted there), then the handler goes. Returns how many
- * were waiting. */
+ * were waiting (one still pending after the drain counts too). */
 static unsigned pmi_unroute(void)
 {
-	unsigned drained = 0;
+	uint64_t before = pmi_handled();
+	bool pending = false;
 
-	pmu_quiesce(&pmu, VECTOR_PMI, &drained);
+	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
 	trap_set_handler(pmi_vector(), 0);
-	return drained;
+	return (unsigned)(pmi_handled() - before) + pending;
 }
 
 /* With interrupts on for up to 10 ms, lets a PMI requested inside the frame arrive. */
@@ -583,9 +622,9 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	uint64_t before = 1000, start = (1ULL << (pmu.gp_width & 63)) - before;
 	bool v4 = pmu.version >= 4;
 	struct ctr_cfg cfg[2];
-	struct pmu_result res, again;
+	struct pmu_result res;
 	char err[PMU_ERR_LEN];
-	uint64_t dbg = 0, status = 0, cleared = 0, skid;
+	uint64_t dbg = 0, status = 0, cleared = 0, skid, again = 0;
 	enum check_status st;
 	unsigned drained;
 	int r;
@@ -612,7 +651,9 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 		st = check_fail(c, "measured=%s expected=a frozen run", err);
 		goto out;
 	}
-	pmu_global_status(&pmu, &status);	/* before a fixed-vector PMI is taken */
+	/* With pmi=interrupt the PMI was taken as the frame restored IF; either way the handler
+	 * acknowledged the overflow and left CTR_FRZ (v4) for this read. */
+	pmu_global_status(&pmu, &status);
 	pmi_wait(1);
 	skid = res.delta[1] > before ? res.delta[1] - before : 0;
 	if (res.delta[1] >= 4 * PMU_N || res.delta[1] < before) {
@@ -639,15 +680,28 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 				"the PMI request (v4 streamlined freeze)", (unsigned long long)status);
 		goto out;
 	}
-	/* v4: CTR_FRZ stops every counter until STATUS_RESET clears it; then they count. */
+	/* v4: CTR_FRZ stops every counter until STATUS_RESET clears it; then they count. The
+	 * watcher is enabled directly (pmu_run would clear every status bit itself). */
 	pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_COUNTERS_FROZEN);
 	pmu_global_status(&pmu, &cleared);
-	if (pmu_run(&cfg[1], 1, &kernel_loop4_desc, 1000, NULL, NULL, &again, err, sizeof(err)))
-		st = check_fail(c, "measured=%s expected=the watcher counts again", err);
-	else if ((cleared & GLOBAL_STATUS_COUNTERS_FROZEN) || again.delta[0] < 4000)
+	if ((r = pmu_gp_program(&pmu, 1, cfg[1].evtsel, 0, err, sizeof(err))) ||
+	    (r = pmu_global_ctrl_write(&pmu, 1ULL << 1, err, sizeof(err)))) {
+		st = check_fail(c, "measured=%s expected=the watcher armed again",
+				r > 0 ? "fault" : err);
+		goto out;
+	}
+	{
+		uint64_t flags = irq_save();
+
+		kernel_loop4(1000, NULL);
+		irq_restore(flags);
+	}
+	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
+	pmu_gp_read(&pmu, 1, &again);
+	if ((cleared & GLOBAL_STATUS_COUNTERS_FROZEN) || again < 4000)
 		st = check_fail(c, "measured=status 0x%llx after STATUS_RESET, watcher %llu "
 				"expected=CTR_FRZ clear and >= 4000 counted",
-				(unsigned long long)cleared, (unsigned long long)again.delta[0]);
+				(unsigned long long)cleared, (unsigned long long)again);
 	else
 		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu, CTR_FRZ set, "
 				"counting again once cleared expected=same (v4 streamlined freeze) "
@@ -718,24 +772,28 @@ static struct {
 	bool active;
 } storm;
 
-static void storm_irq(struct trap_frame *f)
+/* Called by the handler while counting is off, before the LVT entry is unmasked. */
+static void storm_rearm(void)
 {
 	char ignored[PMU_ERR_LEN];
 
-	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, false);
 	if (storm.active)
 		pmu_gp_write(&pmu, 0, storm.start, ignored, sizeof(ignored));
+}
+
+static void storm_irq(struct trap_frame *f)
+{
+	(void)f;
+	pmu_pmi_handle(&pmu, &pmi_stats, false);
 }
 
 enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 {
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	char err[PMU_ERR_LEN];
-	uint64_t t0, elapsed, n = 100000;
+	uint64_t t0, elapsed, n = 100000, handled;
 	enum check_status st;
-	unsigned drained = 0;
-	bool pending;
+	bool pending = false;
 	int r;
 
 	if (no_global_ctrl())
@@ -748,6 +806,7 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 		return check_skip(c, "start value needs full-width writes");
 	e.intr = true;
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	pmi_stats.rearm = storm_rearm;
 	trap_set_handler(VECTOR_PMI, storm_irq);
 	pmu_pmi_lvt_setup(VECTOR_PMI, false);
 	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), storm.start, err, sizeof(err))) ||
@@ -768,8 +827,8 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	storm.active = false;
 	irq_disable();
 	elapsed = tsc_to_us(rdtsc() - t0);
-	pmu_quiesce(&pmu, VECTOR_PMI, &drained);
-	pending = apic_irr_pending(VECTOR_PMI);
+	handled = pmi_handled();
+	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
 	if (pmi_stats.pmis < 100)
 		st = check_fail(c, "measured=%llu PMIs expected=a storm (>= 100) over %llu iterations",
 				(unsigned long long)pmi_stats.pmis, (unsigned long long)n);
@@ -778,10 +837,11 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 				"expected=none once the counter is stopped and drained");
 	else
 		st = check_pass(c, "measured=%llu PMIs in %llu us, %llu bounded loops, %llu spurious, "
-				"%u drained after the stop expected=run survives the storm, nothing left "
-				"pending", (unsigned long long)pmi_stats.pmis,
+				"%llu drained after the stop expected=run survives the storm, nothing "
+				"left pending", (unsigned long long)pmi_stats.pmis,
 				(unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
-				(unsigned long long)pmi_stats.spurious, drained);
+				(unsigned long long)pmi_stats.spurious,
+				(unsigned long long)(pmi_handled() - handled));
 out:
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(VECTOR_PMI, 0);

@@ -30,7 +30,7 @@ struct expect_range expect_arch_loop(enum arch_event ev, uint64_t n, int64_t tsc
 /*
  * Events the loop leaves (nearly) quiet must also be shown to count: the kernel that must
  * drive ev, and what its extra n iterations must add. LLC references and misses: the
- * pointer chase over the test buffer from cold caches (WBINVD before each run), one new
+ * pointer chase over the test buffer from cold caches (each line it visits CLFLUSHed before each run), one new
  * line per step; branch mispredictions: the LFSR branch, taken at random.
  */
 enum expect_driver {
@@ -43,11 +43,11 @@ struct expect_range expect_arch_driven(enum arch_event ev, uint64_t n);
 
 /*
  * CMASK/INV/EDGE on instructions retired over the divider loop's extra n iterations
- * (xor, div, add, dec, jnz; each DIV depends on the previous iteration's ADD):
- * ge1 = cycles retiring >= 1 instruction (CMASK=1), inv = cycles retiring none (CMASK=1,
- * INV), cycles = core cycles, edge = transitions into retiring cycles (CMASK=1, EDGE).
- * True when the five agree with each other and with the loop; otherwise false with why
- * naming the broken relation.
+ * (xor, div, 8 dependent adds, dec, jnz; each DIV depends on the previous iteration's last
+ * ADD): ge1 = cycles retiring >= 1 instruction (CMASK=1), inv = cycles retiring none
+ * (CMASK=1, INV), cycles = core cycles, edge = transitions into retiring cycles (CMASK=1,
+ * EDGE). True when the five agree with each other and with the loop; otherwise false with
+ * why naming the broken relation.
  */
 bool expect_cmask_inv_edge(uint64_t n, int64_t ge1, int64_t inv, int64_t cycles, int64_t edge,
 			   char *why, size_t len);

@@ -141,9 +141,11 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	return r;
 }
 
-void measure_flush_caches(void)
+void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches)
 {
-	wbinvd();
+	if (plat.opt.oracle)
+		con_printf("# oracle: pmu id=%u seq=%u insns=%llu branches=%llu\n", r->id, r->seq,
+			   (unsigned long long)insns, (unsigned long long)branches);
 }
 
 void oracle_announce(void)

@@ -41,10 +41,6 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
  */
 struct region measure_kernel_user(const struct kernel_desc *k, uint64_t n, void *arg, int *fault);
 
-/* Writes back and invalidates every cache level (WBINVD), so the next run's data accesses
- * all start cold. Outside any counted window; takes up to milliseconds on a large LLC. */
-void measure_flush_caches(void);
-
 /* The whole region's prediction: the frame's part plus the kernel's model. */
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c);
@@ -53,5 +49,12 @@ void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64
 
 /* Prints "# oracle: frame overhead=..." once, when the oracle option is on. */
 void oracle_announce(void);
+
+/*
+ * With the oracle option, prints what the PMU counted in region r's window:
+ * "# oracle: pmu id=I seq=S insns=A branches=B" (instructions and branches retired at CPL
+ * 0), for the host harness to hold against what QEMU executed in the region.
+ */
+void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches);
 
 #endif /* TESTS_MEASURE_H */

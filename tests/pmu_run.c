@@ -68,9 +68,15 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 		}
 		enable |= c->fixed ? 1ULL << (GLOBAL_FIXED_SHIFT + c->idx) : 1ULL << c->idx;
 	}
-	if (o && o->cold)
-		measure_flush_caches();
-	res->tsc = measure_kernel_pmu(k, n, arg, enable).tsc;
+	if (o && o->before)
+		o->before(n, arg);
+	{
+		struct region r = measure_kernel_pmu(k, n, arg, enable);
+
+		res->tsc = r.tsc;
+		res->region_id = r.id;
+		res->region_seq = r.seq;
+	}
 	for (unsigned i = 0; i < ncfg; i++) {
 		const struct ctr_cfg *c = &cfg[i];
 
@@ -136,6 +142,42 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 					  PMU_DIFF_MAX_REPS);
 	}
 	d->tsc = (int64_t)(thi - tlo);
+	return 0;
+}
+
+const char *pmu_count_unavailable(void)
+{
+	if (pmu_unavailable_reason(false))
+		return pmu_unavailable_reason(false);
+	if (pmu.version < 2)
+		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
+	if (pmu.num_gp < 2 && !(pmu.num_gp >= 1 && (pmu.fixed_mask & 1)))
+		return "needs two GP counters, or one and fixed counter 0";
+	if (!(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)) ||
+	    !(pmu.events & (1U << ARCH_EVENT_BRANCHES)))
+		return "instructions or branches retired not available (CPUID.0AH:EBX)";
+	return NULL;
+}
+
+int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
+			     uint64_t *insns, uint64_t *branches, char *err, size_t errlen)
+{
+	bool fixed = pmu.fixed_mask & 1;
+	struct ctr_cfg cfg[2] = {
+		{ .fixed = fixed, .idx = 0, .fixed_ctrl = FIXED_CTR_CTRL_OS,
+		  .evtsel = pmu_os_evtsel(ARCH_EVENT_INSTRUCTIONS) },
+		{ .idx = fixed ? 0 : 1, .evtsel = pmu_os_evtsel(ARCH_EVENT_BRANCHES) },
+	};
+	struct pmu_result res;
+	struct region r;
+	int rc = pmu_run(cfg, 2, k, n, arg, NULL, &res, err, errlen);
+
+	if (rc)
+		return rc;
+	*insns = res.delta[0];
+	*branches = res.delta[1];
+	r = (struct region){ res.region_id, res.region_seq, res.tsc };
+	measure_note_pmu(&r, *insns, *branches);
 	return 0;
 }
 

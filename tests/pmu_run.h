@@ -27,13 +27,15 @@ struct pmu_result {
 	uint64_t tsc;			/* TSC across the frame call */
 	uint64_t smis;			/* SMIs during the run (MSR_SMI_COUNT; 0 where the model
 					 * has no such register) */
+	unsigned region_id, region_seq;	/* the frame slot (oracle region) it ran in */
 };
 
-/* How runs are made; NULL means the defaults (one repetition, warm caches). */
+/* How runs are made; NULL means the defaults (one repetition, nothing before a run). */
 struct pmu_run_opts {
 	unsigned reps;		/* pairs count(n), count(2n) to keep (0: 1) */
-	bool cold;		/* write back and invalidate every cache (WBINVD) before each run,
-				 * outside the counted window: every data access starts cold */
+	/* Called before each run, outside the counted window, with the run's n and arg: e.g.
+	 * chase_flush() so every data access of the run starts cold. */
+	void (*before)(uint64_t n, void *arg);
 };
 
 /*
@@ -75,5 +77,16 @@ const char *pmu_diff_note(const struct pmu_diff *d);
 
 /* A GP selector counting architectural event ev in ring 0. */
 uint64_t pmu_os_evtsel(enum arch_event ev);
+
+/*
+ * Counts instructions and branches retired at CPL 0 over one run of k(n, arg): the fixed
+ * instruction counter where there is one (else a GP counter) and a GP counter. With the
+ * oracle option the counts are printed for the region (measure_note_pmu). Needs GLOBAL_CTRL
+ * and two GP counters, or one and fixed counter 0.
+ */
+int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
+			     uint64_t *insns, uint64_t *branches, char *err, size_t errlen);
+/* Why pmu_count_insns_branches() cannot run here, or NULL. */
+const char *pmu_count_unavailable(void);
 
 #endif /* TESTS_PMU_RUN_H */

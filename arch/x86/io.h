@@ -24,7 +24,7 @@ static inline void hlt(void) { asm volatile("hlt" ::: "memory"); }
 static inline void lfence(void) { asm volatile("lfence" ::: "memory"); }
 static inline void mfence(void) { asm volatile("mfence" ::: "memory"); }
 static inline void barrier(void) { asm volatile("" ::: "memory"); }
-static inline void wbinvd(void) { asm volatile("wbinvd" ::: "memory"); }
+static inline void clflush(const volatile void *p) { asm volatile("clflush %0" : "+m"(*(volatile char *)p)); }
 
 #define X86_EFLAGS_IF	BIT(9)
 #define X86_EFLAGS_DF	BIT(10)

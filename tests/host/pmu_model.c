@@ -95,6 +95,7 @@ static struct {
 	uint32_t lvtpc;
 	/* Statistics. */
 	unsigned violations, faults, writes, lvtpc_writes, pmis, pmis_masked, eois;
+	unsigned lvtpc_after;		/* writes at the last LVTPC write */
 	char last_violation[160], last_fault[160];
 	struct pmu_model_write log[PMU_MODEL_LOG_LEN];
 	/* Interrupts, SMM, noise, ownership. */
@@ -211,6 +212,7 @@ unsigned pmu_model_faults(void) { return m.faults; }
 const char *pmu_model_last_fault(void) { return m.last_fault; }
 unsigned pmu_model_writes(void) { return m.writes; }
 unsigned pmu_model_lvtpc_writes(void) { return m.lvtpc_writes; }
+unsigned pmu_model_lvtpc_written_after(void) { return m.lvtpc_after; }
 unsigned pmu_model_pmis(void) { return m.pmis; }
 unsigned pmu_model_pmis_masked(void) { return m.pmis_masked; }
 unsigned pmu_model_eois(void) { return m.eois; }
@@ -717,6 +719,7 @@ void hw_apic_lvtpc_write(uint32_t v)
 	/* Delivery status (bit 12) is read-only; the model never has a delivery pending. */
 	m.lvtpc = v & ~APIC_LVT_DELIVERY_PENDING;
 	m.lvtpc_writes++;
+	m.lvtpc_after = m.writes;
 }
 
 void hw_apic_eoi(void)
@@ -811,13 +814,13 @@ void pmu_model_smi(uint64_t insns)
 	ensure_init();
 	m.smi_count++;
 	if (m.debugctl & DEBUGCTLMSR_FREEZE_IN_SMM) {
-		/* SDM 18.18.1: the enables are cleared before the SMI handler runs and set
-		 * again at RSM; the handler's instructions count nowhere. */
-		uint64_t saved = m.global_ctrl;
-
+		/* SDM 18.18.1: the enables are cleared before the SMI handler runs, so its
+		 * instructions count nowhere; at RSM "the enable bits of IA32_PERF_GLOBAL_CTRL
+		 * will be set to 1". Modelled as written, for every counter: the harsher
+		 * reading (a counter whose selector is armed starts counting). */
 		m.global_ctrl = 0;
 		pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, 0);
-		m.global_ctrl = saved;
+		m.global_ctrl = counter_bits();
 	} else {
 		pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, 0);
 	}

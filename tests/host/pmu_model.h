@@ -100,6 +100,9 @@ struct pmu_model_write pmu_model_log(unsigned i);	/* {0, 0} beyond the log */
 int pmu_model_log_find(uint32_t msr, unsigned from);
 void pmu_model_clear_log(void);
 unsigned pmu_model_lvtpc_writes(void);
+/* pmu_model_writes() as it was at the last LVTPC write: orders that write among the
+ * MSR writes of the log. */
+unsigned pmu_model_lvtpc_written_after(void);
 
 /*
  * Events. pmu_model_count() advances, by count, every counter that counts (event, umask)
@@ -146,7 +149,7 @@ unsigned pmu_model_handler_calls(void);
  * overhead"): MSR_SMI_COUNT advances by one, and the SMM handler's `insns` instructions
  * count as CPL-0 instructions retired unless IA32_DEBUGCTL.FREEZE_WHILE_SMM is set, in
  * which case the processor clears the GLOBAL_CTRL enables for the handler's duration and
- * puts them back at RSM.
+ * sets them to 1 at RSM (as the SDM words it: every counter's enable, not the saved ones).
  */
 void pmu_model_smi(uint64_t insns);
 uint64_t pmu_model_smis(void);

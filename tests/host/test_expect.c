@@ -71,37 +71,44 @@ static void test_real_counts_pass(void **state)
 	assert_int_equal(expect_arch_driver(ARCH_EVENT_INSTRUCTIONS), DRIVE_NONE);
 }
 
-/* 5: CMASK/INV/EDGE on the divider loop (n iterations of xor, div, add, dec, jnz). */
+/* 5: CMASK/INV/EDGE on the divider loop (n iterations of xor, div, 8 dependent adds, dec,
+ * jnz). */
 static void test_cmask_inv_edge(void **state)
 {
 	const int64_t n = 10000;
 	char why[200];
 	(void)state;
 
-	/* A big core: 25 cycles per iteration, the DIV and the ADD retiring in two cycles. */
-	assert_true(expect_cmask_inv_edge(n, 2 * n, 23 * n, 25 * n, n, why, sizeof(why)));
-	/* The emulated PMU's cycle model: one instruction per cycle, 20 DIV cycles and 2
-	 * taken-branch cycles retiring nothing. */
-	assert_true(expect_cmask_inv_edge(n, 5 * n, 21 * n, 26 * n, 2 * n, why, sizeof(why)));
+	/* A big core: a 25-cycle DIV then the ADD chain, one a cycle: 9 retiring cycles
+	 * (DIV, 8 ADDs; xor/dec/jnz alongside) and one burst per iteration. */
+	assert_true(expect_cmask_inv_edge(n, 9 * n, 25 * n, 34 * n, n, why, sizeof(why)));
+	/* ... retiring late, the first ADDs with the DIV: 6 retiring cycles. */
+	assert_true(expect_cmask_inv_edge(n, 6 * n, 28 * n, 34 * n, n, why, sizeof(why)));
+	/* ... with a gap between the DIV and the first ADD: two bursts. */
+	assert_true(expect_cmask_inv_edge(n, 9 * n, 26 * n, 35 * n, 2 * n, why, sizeof(why)));
+	/* The emulated PMU's cycle model: one instruction per cycle, 20 DIV cycles and a
+	 * taken-branch cycle retiring nothing. */
+	assert_true(expect_cmask_inv_edge(n, 12 * n, 21 * n, 33 * n, 2 * n, why, sizeof(why)));
 
 	/* The 4-instruction loop on a big core, which the check used: one retiring cycle per
 	 * iteration, nothing for INV and EDGE to count. */
 	assert_false(expect_cmask_inv_edge(n, n, 0, n, 0, why, sizeof(why)));
 	assert_non_null(strstr(why, "inv 0"));
 	/* A dead INV counter, and INV ignored (counts as CMASK=1). */
-	assert_false(expect_cmask_inv_edge(n, 2 * n, 0, 25 * n, n, why, sizeof(why)));
-	assert_false(expect_cmask_inv_edge(n, 2 * n, 2 * n, 25 * n, n, why, sizeof(why)));
+	assert_false(expect_cmask_inv_edge(n, 9 * n, 0, 34 * n, n, why, sizeof(why)));
+	assert_false(expect_cmask_inv_edge(n, 9 * n, 9 * n, 34 * n, n, why, sizeof(why)));
 	assert_non_null(strstr(why, "partition"));
-	/* CMASK ignored: the first counter counts instructions (5 per iteration). */
-	assert_false(expect_cmask_inv_edge(n, 5 * n, 23 * n, 25 * n, n, why, sizeof(why)));
-	/* EDGE ignored on the one-per-cycle model: it counts every retiring cycle. */
-	assert_false(expect_cmask_inv_edge(n, 5 * n, 21 * n, 26 * n, 5 * n, why, sizeof(why)));
+	/* CMASK ignored: the first counter counts instructions (12 per iteration). */
+	assert_false(expect_cmask_inv_edge(n, 12 * n, 25 * n, 34 * n, n, why, sizeof(why)));
+	/* EDGE ignored: it counts every retiring cycle, on a real core and on the model. */
+	assert_false(expect_cmask_inv_edge(n, 9 * n, 25 * n, 34 * n, 9 * n, why, sizeof(why)));
 	assert_non_null(strstr(why, "edge"));
+	assert_false(expect_cmask_inv_edge(n, 12 * n, 21 * n, 33 * n, 12 * n, why, sizeof(why)));
 	/* A dead EDGE counter, and a dead cycles counter. */
-	assert_false(expect_cmask_inv_edge(n, 2 * n, 23 * n, 25 * n, 0, why, sizeof(why)));
+	assert_false(expect_cmask_inv_edge(n, 9 * n, 25 * n, 34 * n, 0, why, sizeof(why)));
 	assert_false(expect_cmask_inv_edge(n, 0, 0, 0, 0, why, sizeof(why)));
 	/* Differences are signed: a negative one is reported as such. */
-	assert_false(expect_cmask_inv_edge(n, 2 * n, 23 * n, 25 * n, -5, why, sizeof(why)));
+	assert_false(expect_cmask_inv_edge(n, 9 * n, 25 * n, 34 * n, -5, why, sizeof(why)));
 	assert_non_null(strstr(why, "edge -5"));
 }
 

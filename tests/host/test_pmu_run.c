@@ -30,6 +30,8 @@ static struct {
 	int smi_on_call;		/* an SMI during this call (-1: none) */
 	bool smi_every_call;
 	uint64_t smi_insns;		/* the SMM handler's instructions */
+	uint64_t noted_insns, noted_branches;
+	uint64_t flushed_steps;
 } frame;
 
 struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
@@ -51,9 +53,18 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	return r;
 }
 
-void measure_flush_caches(void)
+static void before_run(uint64_t n, void *arg)
 {
+	assert_ptr_equal(arg, &frame);
 	frame.flushes++;
+	frame.flushed_steps += n;
+}
+
+void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches)
+{
+	(void)r;
+	frame.noted_insns = insns;
+	frame.noted_branches = branches;
 }
 
 static const struct kernel_desc loop4 = { "loop4", NULL, NULL, 4 };
@@ -189,17 +200,18 @@ static void test_freeze_while_smm(void **state)
 	assert_int_equal(res.smis, 1);
 }
 
-static void test_cold_runs_flush_first(void **state)
+static void test_before_each_run(void **state)
 {
 	struct ctr_cfg cfg = insns_cfg();
-	struct pmu_run_opts o = { .reps = 4, .cold = true };
+	struct pmu_run_opts o = { .reps = 4, .before = before_run };
 	struct pmu_diff d;
 	char err[PMU_ERR_LEN];
 	(void)state;
 
 	boot(pmu_model_skylake());
-	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, NULL, &o, &d, err, sizeof(err)), 0);
+	assert_int_equal(pmu_run_differential(&cfg, 1, &loop4, N, &frame, &o, &d, err, sizeof(err)), 0);
 	assert_int_equal(frame.flushes, 8);
+	assert_int_equal(frame.flushed_steps, 4 * (N + 2 * N));	/* each run's own n */
 	assert_int_equal(d.diff[0], 4 * N);
 }
 
@@ -210,7 +222,7 @@ int main(void)
 		cmocka_unit_test(test_noise_gives_signed_differences),
 		cmocka_unit_test(test_smi_repetition_discarded),
 		cmocka_unit_test(test_freeze_while_smm),
-		cmocka_unit_test(test_cold_runs_flush_first),
+		cmocka_unit_test(test_before_each_run),
 	};
 
 	return cmocka_run_group_tests_name("pmu_run", tests, NULL, NULL);

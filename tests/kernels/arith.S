@@ -7,7 +7,7 @@
  *
  *   kernel_add_chain:  8 dependent adds + dec + jnz      = 10 instructions/iteration
  *   kernel_imul_chain: 4 dependent imuls + dec + jnz     =  6 instructions/iteration
- *   kernel_div_loop:   xor + div + add + dec + jnz       =  5 instructions/iteration
+ *   kernel_div_loop:   xor + div + 8 dependent adds + dec + jnz = 12 instructions/iteration
  *                      (fixed: + 2 more, loading the divisor and the addend: 4 in all)
  * No loads or stores inside the loops.
  */
@@ -45,8 +45,12 @@ kernel_imul_chain_jnz:
 kernel_imul_chain_ret:
 	ret
 
-	/* rax = (rax + 0x10000) / 3, repeated: the quotient never reaches a fault (divisor
-	 * is a non-zero constant, the dividend fits in rax with rdx = 0). */
+	/* rax = rax / 3 + 8 * 0x10000, repeated: the quotient never reaches a fault (divisor
+	 * is a non-zero constant, the dividend fits in rax with rdx = 0). Each DIV waits for
+	 * the previous iteration's last ADD; the eight ADDs wait for the DIV and for each
+	 * other, so after every DIV stall the core retires one instruction a cycle for eight
+	 * cycles: many retiring cycles (CMASK=1), one stall (INV) and one burst (EDGE) per
+	 * iteration. */
 	KERNEL_LABELS kernel_div_loop
 	.balign	64
 kernel_div_loop:
@@ -56,7 +60,9 @@ kernel_div_loop:
 kernel_div_loop_top:
 	xorl	%edx, %edx
 	divq	%r8
+	.rept	8
 	addq	%r9, %rax
+	.endr
 	decq	%rcx
 kernel_div_loop_jnz:
 	jnz	kernel_div_loop_top

@@ -2,6 +2,7 @@
 /* Models of the assembly kernels, each next to the counts its source comment states; the
  * measurement frame's address helpers. */
 #include "tests/kernels/kernels.h"
+#include "arch/x86/io.h"
 #include "lib/oracle_tag.h"
 #include "lib/string.h"
 
@@ -105,7 +106,7 @@ ARITH_MODEL(kernel_loop4, 4, 2);
 /* arith.S */
 ARITH_MODEL(kernel_add_chain, 10, 2);
 ARITH_MODEL(kernel_imul_chain, 6, 2);
-ARITH_MODEL(kernel_div_loop, 5, 4);
+ARITH_MODEL(kernel_div_loop, 12, 4);
 
 /* bigcode.S */
 LOOP_KERNEL_SYMS(kernel_bigcode);
@@ -194,6 +195,19 @@ void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed)
 		n[0] = (uint64_t)(uintptr_t)node_at(base, stride, n[1]);
 	}
 	return node_at(base, stride, 0);
+}
+
+void chase_flush(void *first, uint64_t steps)
+{
+	uint64_t *node = first;
+
+	for (uint64_t i = 0; i < steps; i++) {
+		uint64_t *next = (uint64_t *)(uintptr_t)node[0];
+
+		clflush(node);
+		node = next;
+	}
+	mfence();
 }
 
 /* Distinct pages of the first `steps` nodes visited, through a bitmap over the pages the

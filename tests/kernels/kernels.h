@@ -87,6 +87,10 @@ static inline uint64_t lfsr_step(uint64_t s, uint64_t taps)
  * linked in one cycle in Sattolo-random order (seeded, so runs repeat). Returns the first.
  */
 void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed);
+/* Writes back and invalidates (CLFLUSH) the lines of the first `steps` nodes visited from
+ * `first`, so a chase of that many steps starts from cold caches; unlike WBINVD it works
+ * in a guest (hypervisors may drop WBINVD). */
+void chase_flush(void *first, uint64_t steps);
 
 /*
  * tests/kernels/frame.S: the measurement frame. frame_tsc() runs k(n, arg) in frame slot

@@ -4,9 +4,13 @@
  * ("# oracle: region ..." lines on serial) with what the QEMU plugin observed ("region ..."
  * lines), field by field and exactly; checks that the TSC under -icount exceeds the
  * observed instruction count by the frame overhead the firmware states (TSC frames; PMU
- * frames read no TSC inside); fails on any
- * plugin error, on regions only one side has, and on no region at all. Each difference
- * is a line naming the kernel, the quantity, predicted and observed. Exit 0 when all agree.
+ * frames read no TSC inside); and, for regions whose PMU counts the firmware printed
+ * ("# oracle: pmu id=.. seq=.. insns=.. branches=.."), that the PMU's branches equal the
+ * observed branches and its instructions the observed instructions less the frame's two
+ * WRMSRs plus the ones the CPU counts (the same 0, 1 or 2 for every region): a three-way
+ * agreement of model, plugin and PMU. Fails on any plugin error, on regions only one side
+ * has, and on no region at all. Each difference is a line naming the kernel, the quantity,
+ * predicted and observed. Exit 0 when all agree.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -31,7 +35,13 @@ struct region {
 	uint64_t v[NFIELDS];
 	char *lbr;
 	bool matched;
+	bool has_pmu;		/* the firmware printed what the PMU counted in it */
+	uint64_t pmu_insns, pmu_branches;
 };
+
+/* The frame's WRMSRs inside a PMU frame's region (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS
+ * in pmu/frame.h): whether the CPU counts them is its own rule, found from the first. */
+#define FRAME_WRMSRS	2
 
 static struct region pred[MAX_REGIONS], obs[MAX_REGIONS];
 static size_t npred, nobs;
@@ -154,6 +164,8 @@ int main(int argc, char **argv)
 	int icount = 0;
 	bool armed = false, done = false;
 	unsigned long plugin_errors = 0;
+	size_t npmu = 0;
+	long wrmsrs = -1;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: oracle_compare SERIAL_LOG ORACLE_OUT\n");
@@ -184,6 +196,27 @@ int main(int argc, char **argv)
 				continue;
 			}
 			npred++;
+		} else if (!strncmp(p, "pmu ", 4)) {
+			uint64_t id, seq, in, br;
+			struct region *r = NULL;
+
+			if (!get_u64(p, "id", &id) || !get_u64(p, "seq", &seq) ||
+			    !get_u64(p, "insns", &in) || !get_u64(p, "branches", &br)) {
+				printf("BAD pmu line: %s", line);
+				mismatches++;
+				continue;
+			}
+			for (size_t i = npred; i-- > 0 && !r;)
+				if (pred[i].id == id && pred[i].seq == seq)
+					r = &pred[i];
+			if (!r) {
+				printf("BAD pmu line for a region never predicted: %s", line);
+				mismatches++;
+				continue;
+			}
+			r->has_pmu = true;
+			r->pmu_insns = in;
+			r->pmu_branches = br;
 		}
 	}
 	fclose(f);
@@ -240,6 +273,29 @@ int main(int argc, char **argv)
 		}
 		o->matched = true;
 		compare(p, o);
+		if (p->has_pmu) {
+			/* fields 1..6: cond_taken .. far, every kind of branch */
+			uint64_t ob = o->v[1] + o->v[2] + o->v[3] + o->v[4] + o->v[5] + o->v[6];
+			long w = (long)((int64_t)p->pmu_insns - (int64_t)(o->v[0] - FRAME_WRMSRS));
+
+			npmu++;
+			if (wrmsrs < 0 && w >= 0 && w <= FRAME_WRMSRS)
+				wrmsrs = w;
+			if (w != wrmsrs) {
+				printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: pmu_insns "
+				       "observed=%" PRIu64 " pmu=%" PRIu64 " (region less its %d WRMSRs "
+				       "plus %ld counted)\n", p->kernel, p->n, p->id, p->seq,
+				       o->v[0] - FRAME_WRMSRS + (wrmsrs < 0 ? 0 : (uint64_t)wrmsrs),
+				       p->pmu_insns, FRAME_WRMSRS, wrmsrs < 0 ? 0 : wrmsrs);
+				mismatches++;
+			}
+			if (p->pmu_branches != ob) {
+				printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: pmu_branches "
+				       "observed=%" PRIu64 " pmu=%" PRIu64 "\n", p->kernel, p->n, p->id,
+				       p->seq, ob, p->pmu_branches);
+				mismatches++;
+			}
+		}
 		if (icount && overhead >= 0 && !p->pmu_frame && p->tsc != o->v[0] + (uint64_t)overhead) {
 			printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: frame overhead "
 			       "predicted=%ld observed=%" PRId64 " (tsc %" PRIu64 " - insns %" PRIu64 ")\n",
@@ -257,5 +313,8 @@ int main(int argc, char **argv)
 	}
 	printf("oracle: %zu regions predicted, %zu observed, %lu differences, %lu plugin errors%s\n",
 	       npred, nobs, mismatches, plugin_errors, done ? "" : " (plugin summary missing)");
+	if (npmu)
+		printf("oracle: %zu regions counted by the PMU, instructions and branches as observed "
+		       "(the frame's WRMSRs counted: %ld of %d)\n", npmu, wrmsrs, FRAME_WRMSRS);
 	return mismatches || plugin_errors ? 1 : 0;
 }
