@@ -39,7 +39,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle vpmu kut check host-test qemu-test clean
+.PHONY: all image oracle vpmu kut vpmu-test check host-test qemu-test clean
 all: $(EFI) $(IMG)
 image: $(IMG)
 
@@ -99,6 +99,10 @@ vpmu:
 # kvm-unit-tests' PMU test on every emulated model: the outside judge of the emulation.
 kut: vpmu
 	tests/qemu/kut.sh
+
+# pmuboot on the emulated PMU: every model, the three-way oracle agreement, the errata.
+vpmu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP) vpmu
+	/usr/bin/python3 tests/qemu/boot_tests.py --vpmu
 
 check: host-test qemu-test
 

@@ -21,8 +21,9 @@
 # gives the verdict when pmuboot returns to it.
 # --vpmu boots on the emulated Intel PMU (QEMU patched by tests/qemu/vpmu/, built by
 # `make vpmu` when missing): -cpu MODEL,pmu=on, MODEL Skylake-Client unless --cpu names
-# one (with properties: --cpu Skylake-Client,pmu-version=2); --erratum NAME injects a PMU
-# erratum (pmu-erratum=NAME; repeatable).
+# one (with properties: --cpu Skylake-Client,pmu-version=2; pmu=off runs the patched
+# binary without the PMU); --erratum NAME injects a PMU erratum (pmu-erratum=NAME;
+# repeatable).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -108,7 +109,8 @@ cmd_qemu() {
 		((kvm)) && die "--vpmu is the emulated PMU under TCG, not --kvm"
 		make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
 		qemu_bin=$here/build/vpmu/qemu-system-x86_64
-		cpu="${cpu:-Skylake-Client},pmu=on"
+		cpu=${cpu:-Skylake-Client}
+		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
 		local e
 		for e in ${errata[@]+"${errata[@]}"}; do cpu+=",pmu-erratum=$e"; done
 	elif ((${#errata[@]})); then

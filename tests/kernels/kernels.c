@@ -108,6 +108,57 @@ ARITH_MODEL(kernel_add_chain, 10, 2);
 ARITH_MODEL(kernel_imul_chain, 6, 2);
 ARITH_MODEL(kernel_div_loop, 12, 4);
 
+/* far.S */
+void kernel_iret_loop(uint64_t n, void *arg);
+extern const char kernel_iret_loop_top[], kernel_iret_loop_iret[], kernel_iret_loop_back[],
+	kernel_iret_loop_jnz[], kernel_iret_loop_ret[];
+
+/* The descriptor-table lines and pages IRETQ reads: the CS and SS descriptors in the GDT
+ * (SDM Vol. 3A 6.14.3; QEMU reads them on every IRET, as hardware does). */
+static void iret_descriptors(struct exec_counts *c)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) gdtr;
+	uint16_t cs, ss;
+	uint64_t at[2], line[2], page[2];
+
+	asm volatile("sgdt %0" : "=m"(gdtr));
+	asm volatile("movw %%cs, %0; movw %%ss, %1" : "=r"(cs), "=r"(ss));
+	at[0] = gdtr.base + (cs & ~7u);
+	at[1] = gdtr.base + (ss & ~7u);
+	for (int i = 0; i < 2; i++) {
+		line[i] = at[i] >> 6;
+		page[i] = at[i] >> 12;
+	}
+	c->lines += 1 + (line[1] != line[0]);
+	c->pages += 1 + (page[1] != page[0]);
+}
+
+static void predict_iret_loop(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	(void)arg;
+	c->insns += 5 + 12 * n;
+	c->far += n;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->rets += 1;
+	c->stores += 5 * n;
+	c->loads += n + 1;		/* each IRETQ, and the RET */
+	c->lines += 1;			/* the page-aligned frame IRETQ pops */
+	c->pages += 1;
+	iret_descriptors(c);
+	for (uint64_t i = first_visible(n); i < n; i++) {
+		exec_taken(c, addr(kernel_iret_loop_iret), addr(kernel_iret_loop_back));
+		if (i + 1 < n)
+			exec_taken(c, addr(kernel_iret_loop_jnz), addr(kernel_iret_loop_top));
+	}
+	exec_taken(c, addr(kernel_iret_loop_ret), ret_to);
+}
+
+const struct kernel_desc kernel_iret_loop_desc = {
+	.name = "iret_loop", .fn = kernel_iret_loop, .predict = predict_iret_loop,
+	.insns_per_iter = 12,
+};
+
 /* bigcode.S */
 LOOP_KERNEL_SYMS(kernel_bigcode);
 extern const uint64_t kernel_bigcode_insns;

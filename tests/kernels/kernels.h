@@ -59,6 +59,7 @@ extern const struct kernel_desc kernel_store_nt_desc;		/* store.S: arg = 64-byte
 extern const struct kernel_desc kernel_store_ntdq_desc;
 extern const struct kernel_desc kernel_store_plain_desc;
 extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
+extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 
 void kernel_loop4(uint64_t n, void *arg);
 

@@ -5,7 +5,8 @@
 Each case runs ./run.sh qemu with its own log, checks run.sh's exit status and what the
 firmware printed (header, TAP stream parsed with Debian's python3-tap, result lines,
 error messages). Cases run two at a time. Prints one TAP-like line per case and ends with
-'N passed, N failed'. Usage: tests/qemu/boot_tests.py [-k SUBSTRING] [-j JOBS] [-v]
+'N passed, N failed'. Usage: tests/qemu/boot_tests.py [--vpmu] [-k SUBSTRING] [-j JOBS] [-v]; --vpmu runs the cases
+on the emulated PMU (titles starting "vpmu") instead of the others.
 """
 import argparse
 import os
@@ -405,7 +406,7 @@ def case_oracle(wd):
                   "chase_line_256k", "chase_line_buffer", "chase_page_256k", "chase_page_buffer",
                   "branch_always", "branch_never", "branch_alternating", "branch_period3",
                   "branch_period17", "branch_period64", "branch_lfsr", "store_nt", "store_ntdq",
-                  "store_plain", "bigcode"):
+                  "store_plain", "bigcode", "iret_loop"):
         expect("model." + model in names, "model.%s did not run under the oracle" % model)
     return "%s regions exact in %.1f s" % (m.group(1), r["seconds"])
 
@@ -422,6 +423,87 @@ def oracle_negative(fault, quantity):
                % (quantity, r["out"][-3000:]))
         return m.group(0)
     return case
+
+
+# ---------------------------------------------------------------- the emulated PMU
+
+def skip_reason(t):
+    text = t.directive.text if t.directive else ""
+    return re.sub(r"^SKIP\s*", "", text)
+
+
+def case_vpmu_off_like_debian(wd):
+    """The patched binary without pmu=on: every check ends as on Debian's binary."""
+    a = run(["--cpu", "Skylake-Client"], wd, "debian_skl")
+    b = run(["--vpmu", "--cpu", "Skylake-Client,pmu=off"], wd, "vpmu_off_skl")
+    ta, sa, ha, _ = clean_run(a, "Debian's qemu")
+    tb, sb, hb, _ = clean_run(b, "patched qemu, pmu=off")
+    res = lambda ts: [(t.description, t.ok, t.skip, skip_reason(t) if t.skip else "") for t in ts]
+    expect(res(ta) == res(tb), "results differ from Debian's binary:\n%s" % "\n".join(
+        "%s / %s" % (x, y) for x, y in zip(res(ta), res(tb)) if x != y))
+    for key in ("cpu", "pmu"):
+        va = [h for h in ha if h.startswith("# %s: " % key)]
+        vb = [h for h in hb if h.startswith("# %s: " % key)]
+        expect(va == vb, "header '%s' differs: %s / %s" % (key, va, vb))
+    return "%d results as on Debian's binary" % len(ta)
+
+
+def vpmu_model(label, cpu, allowed, version):
+    """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
+    a reason this model explains (allowed: (check regex, reason regex) pairs)."""
+    def case(wd):
+        r = run(["--vpmu", "--cpu", cpu, "--timeout", "900"], wd, "vpmu_" + label, timeout=900)
+        tests, summary, header, text = clean_run(r, "vpmu " + cpu)
+        expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
+               "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
+        bad = []
+        for t in tests:
+            n = t.description
+            if not t.skip or not n.startswith(("pmu.", "model.")):
+                continue
+            why = skip_reason(t)
+            if not any(re.match(cn, n) and re.search(rs, why) for cn, rs in allowed):
+                bad.append("%s: %s" % (n, why))
+        expect(not bad, "counter checks skipped without a reason this model explains:\n%s"
+               % "\n".join(bad))
+        ran = sum(1 for t in tests if not t.skip and t.description.startswith(("pmu.", "model.")))
+        return "%s; %d counter and model checks ran in %.1f s" % (summary, ran, r["seconds"])
+    return case
+
+
+NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
+NO_SLOTS_GP = (r"pmu\.arch\.topdown_slots\.", r"CPUID\.0AH:EBX\[7\]=1 or beyond EBX length")
+NOT_V4 = (r"pmu\.status_set_inuse$", r"need PMU version 4")
+NOT_SKL = (r"pmu\.cache_levels$", r"as on Skylake; this is ")
+V1_FRAME = (r"(pmu|model)\.", r"PMU version 1: no IA32_PERF_GLOBAL_CTRL")
+V1_ICOUNT = (r"(pmu\.frame|model\.)", r"option icount not set")
+
+VPMU_MODELS = [
+    ("nehalem", "Nehalem", 3, [NOT_V4, NOT_SKL, NO_SLOTS_GP]),
+    ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP]),
+    ("icelake", "Icelake-Server", 5, [NOT_NEHALEM]),
+    ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP]),
+    ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT]),
+]
+
+
+def case_vpmu_oracle(wd):
+    """Model, oracle plugin and emulated PMU agree on every region the PMU counted."""
+    out = os.path.join(wd, "vpmu_oracle.txt")
+    r = run(["--vpmu", "--oracle", "--oracle-out", out, "--timeout", "900"], wd, "vpmu_oracle",
+            timeout=900)
+    tests, summary, header, text = clean_run(r, "vpmu oracle")
+    m = re.search(r"^oracle: (\d+) regions predicted, (\d+) observed, 0 differences, 0 plugin "
+                  r"errors", r["out"], re.M)
+    expect(m, "oracle comparison not clean:\n" + r["out"][-3000:])
+    p = re.search(r"^oracle: (\d+) regions counted by the PMU, instructions and branches as "
+                  r"observed \(the frame's WRMSRs counted: (\d) of 2\)", r["out"], re.M)
+    expect(p, "no three-way agreement line:\n" + r["out"][-3000:])
+    models = [t for t in tests if t.description.startswith("model.")]
+    expect(len(models) >= 20 and all(t.ok and not t.skip for t in models),
+           "model checks did not all run on the PMU")
+    return "%s regions, %s counted by the PMU, WRMSRs counted %s" % (m.group(1), p.group(1),
+                                                                     p.group(2))
 
 
 CASES = [
@@ -454,7 +536,10 @@ CASES = [
     ("shell: load options override pmuboot.cfg", case_shell_args),
     ("shell: boot-services=keep returns to the shell", case_shell_keep_return),
     ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
-]
+    ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
+    ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
+] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
+     for label, cpu, v, allowed in VPMU_MODELS]
 
 
 def main():
@@ -462,8 +547,10 @@ def main():
     ap.add_argument("-k", default="", help="run only cases whose title contains this")
     ap.add_argument("-j", type=int, default=2, help="parallel boots (default 2)")
     ap.add_argument("-v", action="store_true", help="print run.sh output of failing cases")
+    ap.add_argument("--vpmu", action="store_true",
+                    help="the emulated-PMU cases (make vpmu-test) instead of the others")
     a = ap.parse_args()
-    cases = [(t, f) for t, f in CASES if a.k in t]
+    cases = [(t, f) for t, f in CASES if a.k in t and t.startswith("vpmu") == a.vpmu]
     subprocess.run(["make", "-s", "all"], cwd=ROOT, check=True)
     wd = tempfile.mkdtemp(prefix="pmuboot-boot-tests.")
 
