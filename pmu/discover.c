@@ -3,6 +3,7 @@
 #include "pmu/pmu.h"
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
+#include "lib/string.h"
 
 void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 {
@@ -14,7 +15,10 @@ void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 	if (cpu->vendor == VENDOR_INTEL) {
 		p->uarch = pmu_uarch_from_model(cpu->family, cpu->model);
 		p->has_smi_count = pmu_uarch_has_smi_count(p->uarch);
+		p->errata = pmu_model_errata(cpu->family, cpu->model);
 	}
+	p->hypervisor = cpu->hypervisor;
+	p->tcg = cpu->hypervisor && !memcmp(cpu->hv_signature, "TCGTCGTCGTCG", 12);
 	if (cpu->max_leaf >= 7 && (hw_cpuid(7, 0).edx & CPUID_7_EDX_HYBRID)) {
 		p->hybrid = true;
 		if (cpu->max_leaf >= CPUID_LEAF_HYBRID)

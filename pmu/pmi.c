@@ -26,7 +26,11 @@ void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)
 	if (p->version >= 2) {
 		any = !hw_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS, &status) && (status & ack_bits);
 		if (!any && nmi) {
+			/* Not a PMI; but if delivery masked the LVT entry (a PMI whose status
+			 * was already acknowledged), unmask it, or every later PMI is lost. */
 			s->not_pmi++;
+			if (lvt & APIC_LVT_MASKED)
+				hw_apic_lvtpc_write(lvt & ~APIC_LVT_MASKED & ~APIC_LVT_DELIVERY_PENDING);
 			return;
 		}
 		/* Stop counting while the handler runs and the counters are reset. */

@@ -97,6 +97,31 @@ static const struct {
 	{ 0xcc, UARCH_PANTHER_LAKE }, { 0xb6, UARCH_GRAND_RIDGE }, { 0xdd, UARCH_CLEARWATER_FOREST },
 };
 
+uint32_t pmu_model_errata(uint32_t family, uint32_t model)
+{
+	if (family != 6)
+		return 0;
+	switch (model) {
+	case 0x4d:	/* Avoton/Rangeley */
+	case 0x5f:	/* Denverton */
+	case 0x86:	/* Jacobsville */
+	case 0xaf:	/* Sierra Forest */
+		return PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES;
+	case 0xdd:	/* Clearwater Forest: instructions only */
+		return PMU_ERRATUM_FAR_INSNS;
+	default:
+		return 0;
+	}
+}
+
+const char *pmu_erratum_note(uint32_t erratum)
+{
+	if (erratum & (PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES))
+		return "known erratum SRF7 of this model: instructions (and branches) retired count "
+		       "far transfers and VM exits twice";
+	return "known erratum";
+}
+
 bool pmu_uarch_has_smi_count(enum pmu_uarch u)
 {
 	switch (u) {

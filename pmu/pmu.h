@@ -67,7 +67,23 @@ struct pmu_caps {
 	bool hybrid;
 	uint8_t core_type;		/* HYBRID_CORE_*; 0 when not hybrid */
 	bool has_smi_count;		/* MSR_SMI_COUNT exists (by microarchitecture) */
+	bool hypervisor;		/* CPUID.1:ECX[31]: a virtual PMU, if any */
+	bool tcg;			/* ... QEMU's TCG (signature TCGTCGTCGTCG): its PMU is the
+					 * emulated one of tests/qemu/vpmu */
+	uint32_t errata;		/* PMU_ERRATUM_*: known errata of this model */
 };
+
+/* Known errata that change what a correct check can expect, by model. */
+#define PMU_ERRATUM_FAR_INSNS		(1U << 0)	/* instructions retired count far
+							 * transfers (far CALL/JMP, RETF, IRET)
+							 * and VM exits twice (SRF7, and the
+							 * Atom server parts before it) */
+#define PMU_ERRATUM_FAR_BRANCHES	(1U << 1)	/* ... branches retired too */
+/* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
+ * gates its exact counts on the same list). */
+uint32_t pmu_model_errata(uint32_t family, uint32_t model);
+/* A known erratum's name and effect, for result lines. */
+const char *pmu_erratum_note(uint32_t erratum);
 
 extern struct pmu_caps pmu;
 

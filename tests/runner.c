@@ -202,8 +202,8 @@ static enum guard_result run_guarded(struct check_ctx *ctx, uint32_t limit_ms,
 		check_cleanup(ctx);
 		smis = (smis_now() - smi0) & MSR_SMI_COUNT_MASK;
 		if (g == GUARD_DONE && ctx->status == CHECK_FAIL && smis && attempt < SMI_RETRIES) {
-			con_printf("# %s failed while %llu SMI(s) arrived (MSR_SMI_COUNT): running it "
-				   "again\n", ctx->name, (unsigned long long)smis);
+			con_printf("# %s failed while %llu SMI(s) arrived (MSR_SMI_COUNT): %s; running "
+				   "it again\n", ctx->name, (unsigned long long)smis, ctx->detail);
 			ctx->status = CHECK_FAIL;
 			str_lcpy(ctx->detail, "check returned no result", sizeof(ctx->detail));
 			continue;

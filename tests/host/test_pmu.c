@@ -409,14 +409,20 @@ static void test_pmi_bookkeeping(void **state)
 	assert_int_equal(pmu_model_eois(), 2);
 
 	/* An NMI that finds no overflow bit is not a PMI (another NMI source, or a second NMI
-	 * for one overflow): counted apart, nothing touched, no EOI. */
-	hw_apic_lvtpc_write(APIC_LVT_MASKED | APIC_LVT_DM_NMI);
+	 * for one overflow): counted apart, no MSR written, no EOI; the LVT entry only
+	 * unmasked if delivery masked it (a PMI whose status was already acknowledged). */
+	hw_apic_lvtpc_write(APIC_LVT_DM_NMI);
 	pmu_model_clear_log();
 	pmu_pmi_handle(&p, &s, true);
 	assert_int_equal(s.pmis, 1);
 	assert_int_equal(s.not_pmi, 1);
 	assert_int_equal(pmu_model_eois(), 2);
-	assert_int_equal(pmu_model_lvtpc(), APIC_LVT_MASKED | APIC_LVT_DM_NMI);
+	assert_int_equal(pmu_model_lvtpc(), APIC_LVT_DM_NMI);
+	assert_int_equal(pmu_model_log_len(), 0);
+	hw_apic_lvtpc_write(APIC_LVT_MASKED | APIC_LVT_DM_NMI);
+	pmu_pmi_handle(&p, &s, true);
+	assert_int_equal(s.not_pmi, 2);
+	assert_int_equal(pmu_model_lvtpc(), APIC_LVT_DM_NMI);
 	assert_int_equal(pmu_model_log_len(), 0);
 }
 
