@@ -120,6 +120,14 @@ int pmu_gp_write(const struct pmu_caps *p, unsigned idx, uint64_t value, char *e
 	return r;
 }
 
+int pmu_gp_write_running(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err,
+			 size_t errlen)
+{
+	int r = gp_index_ok(p, idx, err, errlen);
+
+	return r ? r : gp_write_raw(p, idx, value, err, errlen);
+}
+
 int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v)
 {
 	int r = gp_index_ok(p, idx, NULL, 0);

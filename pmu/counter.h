@@ -42,6 +42,10 @@ int pmu_gp_program(const struct pmu_caps *p, unsigned idx, uint64_t evtsel, uint
 		   char *err, size_t errlen);
 /* Writes GP counter idx, clearing EN first if set and restoring the selector after. */
 int pmu_gp_write(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err, size_t errlen);
+/* Writes GP counter idx as it is, counting or not: a running counter goes on from value
+ * (SDM Vol. 3B 18.2.1.1 sets no condition on writing a counter that counts). */
+int pmu_gp_write_running(const struct pmu_caps *p, unsigned idx, uint64_t value, char *err,
+			 size_t errlen);
 int pmu_gp_read(const struct pmu_caps *p, unsigned idx, uint64_t *v);
 int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
 

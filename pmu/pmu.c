@@ -109,6 +109,11 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 		return PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES;
 	case 0xdd:	/* Clearwater Forest: instructions only */
 		return PMU_ERRATUM_FAR_INSNS;
+	case 0x1a: case 0x1e: case 0x1f: case 0x2e:	/* Nehalem */
+		return PMU_ERRATUM_PERIOD_32;
+	case 0x3c: case 0x3f: case 0x45: case 0x46:	/* Haswell */
+	case 0x3d: case 0x47: case 0x4f: case 0x56:	/* Broadwell */
+		return PMU_ERRATUM_PERIOD_128;
 	default:
 		return 0;
 	}
@@ -119,7 +124,21 @@ const char *pmu_erratum_note(uint32_t erratum)
 	if (erratum & (PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES))
 		return "known erratum SRF7 of this model: instructions (and branches) retired count "
 		       "far transfers and VM exits twice";
+	if (erratum & PMU_ERRATUM_PERIOD_32)
+		return "known Nehalem erratum: PMI periods below 32 storm (Linux nhm_limit_period)";
+	if (erratum & PMU_ERRATUM_PERIOD_128)
+		return "known errata HSW11/BDM11/BDM55: INST_RETIRED PMI periods below 128 "
+		       "misbehave (Linux bdw_limit_period)";
 	return "known erratum";
+}
+
+uint64_t pmu_min_pmi_period(uint32_t errata)
+{
+	if (errata & PMU_ERRATUM_PERIOD_128)
+		return 128;
+	if (errata & PMU_ERRATUM_PERIOD_32)
+		return 32;
+	return 1;
 }
 
 bool pmu_uarch_has_smi_count(enum pmu_uarch u)

@@ -79,11 +79,18 @@ struct pmu_caps {
 							 * and VM exits twice (SRF7, and the
 							 * Atom server parts before it) */
 #define PMU_ERRATUM_FAR_BRANCHES	(1U << 1)	/* ... branches retired too */
+#define PMU_ERRATUM_PERIOD_32		(1U << 2)	/* a PMI period below 32 misbehaves
+							 * (Nehalem; Linux nhm_limit_period) */
+#define PMU_ERRATUM_PERIOD_128		(1U << 3)	/* INST_RETIRED PMI periods below 128
+							 * misbehave (HSW11, BDM11, BDM55; Linux
+							 * bdw_limit_period) */
 /* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
  * gates its exact counts on the same list). */
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);
 /* A known erratum's name and effect, for result lines. */
 const char *pmu_erratum_note(uint32_t erratum);
+/* The shortest PMI period the model's known errata allow (1 if none). */
+uint64_t pmu_min_pmi_period(uint32_t errata);
 
 extern struct pmu_caps pmu;
 

@@ -304,7 +304,7 @@ enum check_status check_pmu_fixed(struct check_ctx *c)
 		{ .idx = 0 },
 	};
 	struct pmu_run_opts o = { .reps = PMU_REPS };
-	char err[PMU_ERR_LEN], twin[96] = "";
+	char err[PMU_ERR_LEN], twin[160] = "";
 	struct pmu_diff d;
 	struct expect_range e;
 	unsigned n = 1;
@@ -334,6 +334,7 @@ enum check_status check_pmu_fixed(struct check_ctx *c)
 		 * and stop with the same WRMSR, nothing else between them). */
 		int64_t tol = ev == ARCH_EVENT_INSTRUCTIONS ? 0 : d.diff[1] / 100 + 64;
 		int64_t gap = d.diff[0] - d.diff[1];
+		struct pmu_diff dd;
 
 		if (gap < -tol || gap > tol)
 			return check_fail(c, "measured=fixed %lld, GP0 %lld expected=equal within %lld "
@@ -342,6 +343,27 @@ enum check_status check_pmu_fixed(struct check_ctx *c)
 					  pmu_diff_note(&d));
 		fmt_snprintf(twin, sizeof(twin), ", GP0 %lld within %lld", (long long)d.diff[1],
 			     (long long)tol);
+		/* A clock counted on the loop can equal instructions (a wide core, or a 1-IPC
+		 * cycle model, retires loop4 one instruction a cycle), so a fixed counter that
+		 * counts instructions instead of cycles would pass (pmu-errata.md kind 8). The
+		 * divide loop stalls: there the twins must still agree. */
+		if (ev != ARCH_EVENT_INSTRUCTIONS) {
+			if (pmu_run_differential(cfg, n, &kernel_div_loop_desc, PMU_N / 10, NULL, &o,
+						 &dd, err, sizeof(err)))
+				return check_fail(c, "measured=%s expected=fixed counter %u counted "
+						  "(div_loop)", err, idx);
+			tol = dd.diff[1] / 100 + 64;
+			gap = dd.diff[0] - dd.diff[1];
+			if (gap < -tol || gap > tol)
+				return check_fail(c, "measured=div_loop: fixed %lld, GP0 %lld expected="
+						  "equal within %lld (%s on both, same window) N=%llu%s",
+						  (long long)dd.diff[0], (long long)dd.diff[1],
+						  (long long)tol, arch_events[ev].name, PMU_N / 10,
+						  pmu_diff_note(&dd));
+			fmt_snprintf(twin, sizeof(twin), ", GP0 %lld within %lld; div_loop fixed %lld "
+				     "GP0 %lld", (long long)d.diff[1], (long long)d.diff[1] / 100 + 64,
+				     (long long)dd.diff[0], (long long)dd.diff[1]);
+		}
 	}
 	return check_pass(c, "measured=%lld%s expected=%lld..%lld (%s, %s) N=%llu median=%lld%s",
 			  (long long)d.diff[0], twin, (long long)e.lo, (long long)e.hi,
@@ -556,6 +578,92 @@ enum check_status check_pmu_width(struct check_ctx *c)
 	return check_pass(c, "measured=0x%llx expected=0x%llx full-width=%s width=%u",
 			  (unsigned long long)expect, (unsigned long long)expect,
 			  pmu.full_width_write ? "written" : "faults as it must", pmu.gp_width);
+}
+
+/*
+ * A write to a counter that is counting (EN and its GLOBAL_CTRL bit set): the counter goes
+ * on from the written value, and what it counted before is gone (SDM Vol. 3B 18.2.1.1 puts
+ * no condition on the write). KVM once kept the count since the counter started (its fix
+ * "Fix perfctr WRMSR for running counters"; pmu-errata.md kind 9). GP0 counts CPL-0
+ * instructions through loop4(m), is written RUNNING_VALUE while it counts, then counts
+ * loop4(N): its final value must not depend on m. The values at m = N and m = 2N must be
+ * equal (within RUNNING_TOL: the same code runs after the write), and hold the written
+ * value plus at least loop4(N)'s 4N.
+ */
+#define RUNNING_VALUE	0x10000ULL
+#define RUNNING_TOL	64	/* instructions */
+#define RUNNING_N	10000
+
+static int running_once(uint64_t m, uint64_t *final, char *err, size_t errlen)
+{
+	uint64_t flags;
+	int r, r2;
+
+	if ((r = pmu_gp_program(&pmu, 0, pmu_os_evtsel(ARCH_EVENT_INSTRUCTIONS), 0, err, errlen)))
+		return r;
+	flags = irq_save();
+	if (!(r = pmu_global_ctrl_write(&pmu, 1, err, errlen))) {
+		kernel_loop4(m, NULL);
+		r = pmu_gp_write_running(&pmu, 0, RUNNING_VALUE, err, errlen);
+		kernel_loop4(RUNNING_N, NULL);
+	}
+	r2 = pmu_global_ctrl_write(&pmu, 0, err, errlen);
+	irq_restore(flags);
+	r = r ? r : r2;
+	if (!r)
+		r = pmu_gp_read(&pmu, 0, final);
+	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
+	return r;
+}
+
+enum check_status check_pmu_running_write(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN];
+	uint64_t a = UINT64_MAX, b = UINT64_MAX, v, smi0 = 0, smi1 = 0;
+	unsigned kept = 0, discarded = 0;
+	int64_t gap;
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (!(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)) && !plat.opt.force_pmu)
+		return check_skip(c, "instructions retired not available (CPUID.0AH:EBX[1])");
+	for (unsigned t = 0; kept < PMU_REPS && t < 2 * PMU_REPS; t++) {
+		uint64_t x, y;
+
+		pmu_smi_count(&pmu, &smi0);
+		if ((r = running_once(RUNNING_N, &x, err, sizeof(err))) ||
+		    (r = running_once(2 * RUNNING_N, &y, err, sizeof(err))))
+			return check_fail(c, "measured=%s expected=GP0 written while counting",
+					  r > 0 ? "fault" : err);
+		pmu_smi_count(&pmu, &smi1);
+		if (smi1 != smi0) {
+			discarded++;
+			continue;
+		}
+		a = x < a ? x : a;
+		b = y < b ? y : b;
+		kept++;
+	}
+	if (!kept)
+		return check_fail(c, "measured=every repetition took an SMI expected=a clean one");
+	gap = (int64_t)(b - a);
+	v = a;
+	if (gap < -RUNNING_TOL || gap > RUNNING_TOL)
+		return check_fail(c, "measured=%llu after %u iterations before the write, %llu after "
+				  "%u (%+lld) expected=the same: counting goes on from the written 0x%llx, "
+				  "what came before is gone%s smi_discarded=%u", (unsigned long long)a,
+				  RUNNING_N, (unsigned long long)b, 2 * RUNNING_N, (long long)gap,
+				  RUNNING_VALUE, vpmu_note(), discarded);
+	if (v < RUNNING_VALUE + 4ULL * RUNNING_N || v > RUNNING_VALUE + 4ULL * RUNNING_N + 1000)
+		return check_fail(c, "measured=%llu expected=%llu..%llu (0x%llx written, then %u "
+				  "iterations of loop4 and the code around them)%s",
+				  (unsigned long long)v, RUNNING_VALUE + 4ULL * RUNNING_N,
+				  RUNNING_VALUE + 4ULL * RUNNING_N + 1000, RUNNING_VALUE, RUNNING_N,
+				  vpmu_note());
+	return check_pass(c, "measured=%llu and %llu (%+lld) expected=0x%llx + %u + the code after "
+			  "the write, whatever ran before it smi_discarded=%u", (unsigned long long)a,
+			  (unsigned long long)b, (long long)gap, RUNNING_VALUE, 4 * RUNNING_N, discarded);
 }
 
 /* --- Overflow and PMI ----------------------------------------------------------------- */
@@ -914,6 +1022,7 @@ static void pmi_nmi(struct trap_frame *f)
 
 enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 {
+	const struct pmu_run_opts unframed = { .unframed = true };
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	uint64_t start = (1ULL << (pmu.gp_width & 63)) - 1000;
 	struct ctr_cfg cfg;
@@ -933,10 +1042,11 @@ enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	trap_set_handler(X86_TRAP_NMI, pmi_nmi);
 	pmu_pmi_lvt_setup(0, true);
-	/* An NMI is not held back by IF: it arrives inside the frame, at the overflow. One
-	 * overflow must give one NMI: a second (KVM once sent two, pmu-errata.md) finds no
-	 * status bit and is counted as not a PMI. */
-	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, NULL, &res, err, sizeof(err)))
+	/* An NMI is not held back by IF: it arrives inside the window, at the overflow (run
+	 * unframed: no oracle region holds the handler). One overflow must give one NMI: a
+	 * second (KVM once sent two, pmu-errata.md) finds no status bit and is counted as not
+	 * a PMI. */
+	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &unframed, &res, err, sizeof(err)))
 		st = check_fail(c, "measured=%s expected=an overflowing run", err);
 	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0] || pmi_stats.not_pmi)
 		st = check_fail(c, "measured=%llu NMI PMIs, GP0 overflows %llu, %llu NMIs without an "
@@ -1140,7 +1250,10 @@ enum check_status check_pmu_usr_os(struct check_ctx *c)
  * CPL 0; the IRETQ that returns to CPL 3 is counted there on x86 (Weaver, "Non-determinism
  * and overcount on modern hardware performance counter implementations", ISPASS 2013). So
  * GP1's count(2N) - count(N) is exactly 4N, or 4N plus one per PMI, the same for every
- * repetition. pmu-errata.md kind 2: SRF7 (+1 more per PMI), Xen (PMIs inflate the counts).
+ * repetition. Where there is a third GP counter it counts CPL-3 branches retired the same
+ * way: N (one JNZ per iteration), or N plus one per PMI (that IRETQ is a far branch).
+ * pmu-errata.md kind 2: SRF7 (+1 more instruction per PMI), Xen (PMIs inflate the branch
+ * count).
  */
 #define PMI_EXACT_PERIOD	1000
 static uint64_t exact_start;
@@ -1158,25 +1271,43 @@ static void exact_nmi(struct trap_frame *f)
 	pmu_pmi_handle(&pmu, &pmi_stats, true);
 }
 
-static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *pmis, char *err, size_t errlen)
+/* Whether pmu.pmi_exact also counts CPL-3 branches (on GP2). */
+static bool exact_branches(void)
+{
+	return pmu.num_gp >= 3 && (pmu.events & (1U << ARCH_EVENT_BRANCHES));
+}
+
+static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *branches, uint64_t *pmis,
+			  char *err, size_t errlen)
 {
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
 	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
-	uint64_t ret, flags, before = pmi_stats.pmis;
+	struct pmu_evtsel br = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, true, false);
+	uint64_t ret, flags, before = pmi_stats.pmis, enable = 0x3;
 	int r, v;
 
 	trig.intr = true;
 	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&trig), exact_start, err, errlen)) ||
 	    (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&watch), 0, err, errlen)))
 		return r;
+	if (exact_branches()) {
+		if ((r = pmu_gp_program(&pmu, 2, pmu_evtsel_encode(&br), 0, err, errlen)))
+			return r;
+		enable |= 0x4;
+	}
 	flags = irq_save();
-	pmu_global_ctrl_write(&pmu, 0x3, err, errlen);
+	pmu_global_ctrl_write(&pmu, enable, err, errlen);
 	v = user_call((user_fn)(uintptr_t)kernel_loop4, n, 0, 0, 0, false, &ret);
 	pmu_global_ctrl_write(&pmu, 0, err, errlen);
 	irq_restore(flags);
 	r = pmu_gp_read(&pmu, 1, user);
+	*branches = 0;
+	if (!r && exact_branches())
+		r = pmu_gp_read(&pmu, 2, branches);
 	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
 	pmu_gp_program(&pmu, 1, 0, 0, err, errlen);
+	if (exact_branches())
+		pmu_gp_program(&pmu, 2, 0, 0, err, errlen);
 	*pmis = pmi_stats.pmis - before;
 	if (v != FAULT_NONE) {
 		fmt_snprintf(err, errlen, "the CPL-3 run faulted (vector %d)", v);
@@ -1187,10 +1318,11 @@ static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *pmis, char *err,
 
 enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 {
-	char err[PMU_ERR_LEN];
+	char err[PMU_ERR_LEN], brs[160] = "";
 	uint64_t lo = UINT64_MAX, hi = UINT64_MAX, a, b, pa = 0, pb = 0, smi0 = 0, smi1 = 0;
+	uint64_t blo = UINT64_MAX, bhi = UINT64_MAX, ba, bb;
 	unsigned kept = 0, discarded = 0;
-	int64_t diff, extra, more, want = 4 * (int64_t)PMU_N;
+	int64_t diff, extra, more, want = 4 * (int64_t)PMU_N, bdiff = 0, bextra = 0;
 	enum check_status st;
 
 	if (no_global_ctrl())
@@ -1213,8 +1345,8 @@ enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 	pmu_pmi_lvt_setup(0, true);
 	for (unsigned tries = 0; kept < PMU_REPS && tries < 2 * PMU_REPS; tries++) {
 		pmu_smi_count(&pmu, &smi0);
-		if (pmi_exact_once(PMU_N, &a, &pa, err, sizeof(err)) ||
-		    pmi_exact_once(2 * PMU_N, &b, &pb, err, sizeof(err))) {
+		if (pmi_exact_once(PMU_N, &a, &ba, &pa, err, sizeof(err)) ||
+		    pmi_exact_once(2 * PMU_N, &b, &bb, &pb, err, sizeof(err))) {
 			st = check_fail(c, "measured=%s expected=two counted CPL-3 runs", err);
 			goto out;
 		}
@@ -1225,11 +1357,23 @@ enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		}
 		lo = a < lo ? a : lo;
 		hi = b < hi ? b : hi;
+		blo = ba < blo ? ba : blo;
+		bhi = bb < bhi ? bb : bhi;
 		kept++;
 	}
 	diff = (int64_t)(hi - lo);
 	extra = diff - want;
 	more = (int64_t)(pb - pa);
+	if (exact_branches()) {
+		bdiff = (int64_t)(bhi - blo);
+		bextra = bdiff - (int64_t)PMU_N;
+		fmt_snprintf(brs, sizeof(brs), ", CPL-3 branches %lld (%s)", (long long)bdiff,
+			     bextra ? "the returning IRETQ counted at CPL 3" : "nothing added");
+	} else {
+		fmt_snprintf(brs, sizeof(brs), ", branches not checked (%s)",
+			     pmu.num_gp < 3 ? "needs a third GP counter" :
+			     "branches retired not available");
+	}
 	if (!kept)
 		st = check_fail(c, "measured=every repetition took an SMI expected=a clean one");
 	else if (pb <= pa || pa < PMU_N * 4 / PMI_EXACT_PERIOD / 2)
@@ -1245,11 +1389,164 @@ enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 				"CPL 3 may count there), nothing else N=%llu smi_discarded=%u",
 				(long long)diff, (long long)extra, (long long)want, (long long)more,
 				PMU_N, discarded);
+	else if (exact_branches() && bextra != 0 && bextra != more)
+		st = check_fail(c, "measured=%lld CPL-3 branches, %lld more than the loop's %llu "
+				"with %lld more PMIs expected=0 or 1 more per PMI (the returning "
+				"IRETQ), nothing else N=%llu smi_discarded=%u", (long long)bdiff,
+				(long long)bextra, PMU_N, (long long)more, PMU_N, discarded);
 	else
-		st = check_pass(c, "measured=%lld with %lld more PMIs (%s) expected=%lld + 0 or 1 per "
-				"PMI N=%llu smi_discarded=%u", (long long)diff, (long long)more,
-				extra ? "the returning IRETQ counted at CPL 3" : "nothing added",
+		st = check_pass(c, "measured=%lld with %lld more PMIs (%s)%s expected=%lld + 0 or 1 "
+				"per PMI N=%llu smi_discarded=%u", (long long)diff, (long long)more,
+				extra ? "the returning IRETQ counted at CPL 3" : "nothing added", brs,
 				(long long)want, PMU_N, discarded);
+out:
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(X86_TRAP_NMI, 0);
+	return st;
+}
+
+/* --- Short PMI periods ------------------------------------------------------------------ */
+
+/*
+ * pmu-errata.md kind 6: below some period a PMI misbehaves. Nehalem storms ("irq loop
+ * stuck"; Linux keeps its periods >= 32, nhm_limit_period), Haswell and Broadwell need 128
+ * for INST_RETIRED (HSW11, BDM11, BDM55; bdw_limit_period). GP0 counts CPL-0 instructions
+ * with INT from 2^width - P, GP1 the same without INT; the PMI is an NMI, so it interrupts
+ * the kernel wherever it lands, and the handler reads GP1 at a fixed point of its own code.
+ * GP1 there minus P is the skid plus that constant. Each period must give exactly one PMI,
+ * and a skid within SHORT_SLACK (or twice the reference's own spread, if more: real PMIs
+ * skid by a variable few instructions) of the skids at SHORT_REF_PERIOD. A model with a
+ * known limit is swept from that limit up, and says so.
+ */
+#define SHORT_REF_PERIOD	1000
+#define SHORT_SLACK		16	/* instructions */
+#define SHORT_N			1000	/* loop4 iterations: 4000 instructions, past any period */
+#define SHORT_TRIES		3
+static const uint32_t short_periods[] = { 1, 2, 3, 4, 8, 16, 31, 32, 33, 64, 127, 128 };
+static uint64_t short_at_pmi;
+static bool short_seen;
+
+static void short_snap(void)
+{
+	if (!short_seen && !pmu_gp_read(&pmu, 1, &short_at_pmi))
+		short_seen = true;
+}
+
+static void short_nmi(struct trap_frame *f)
+{
+	(void)f;
+	pmu_pmi_handle(&pmu, &pmi_stats, true);
+}
+
+/* One run with period p: the skid (GP1 at the PMI - p) and the PMIs it raised, unframed (the
+ * NMI handler must not run inside an oracle region). An SMI during the run (it can move the
+ * PMI) makes it run again, up to SHORT_TRIES times. */
+static int short_once(uint64_t p, int64_t *skid, uint64_t *pmis, unsigned *smis, char *err,
+		      size_t errlen)
+{
+	const struct pmu_run_opts unframed = { .unframed = true };
+	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct ctr_cfg cfg[2];
+	struct pmu_result res;
+	uint64_t before;
+
+	trig.intr = true;
+	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig),
+				   .start = (1ULL << (pmu.gp_width & 63)) - p };
+	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
+	for (unsigned t = 0; t < SHORT_TRIES; t++) {
+		before = pmi_stats.pmis;
+		short_seen = false;
+		if (pmu_run(cfg, 2, &kernel_loop4_desc, SHORT_N, NULL, &unframed, &res, err, errlen))
+			return -1;
+		*pmis = pmi_stats.pmis - before;
+		*skid = short_seen ? (int64_t)short_at_pmi - (int64_t)p : INT64_MIN;
+		if (!res.smis)
+			return 0;
+		(*smis)++;
+	}
+	return 0;
+}
+
+enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
+{
+	char err[PMU_ERR_LEN], limit[160] = "";
+	int64_t ref_lo = INT64_MAX, ref_hi = INT64_MIN, skid, tol, worst = 0;
+	uint64_t min_period = 1, pmis, start = (1ULL << (pmu.gp_width & 63)) - SHORT_REF_PERIOD;
+	unsigned smis = 0, swept = 0;
+	enum check_status st = CHECK_PASS;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+		return check_skip(c, "needs 2 GP counters");
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the PMI");
+	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	if (!plat.opt.force_pmu)
+		min_period = pmu_min_pmi_period(pmu.errata);
+	if (min_period > 1)
+		fmt_snprintf(limit, sizeof(limit), " (periods below %llu not tried: %s)",
+			     (unsigned long long)min_period, pmu_erratum_note(pmu.errata));
+	memset(&pmi_stats, 0, sizeof(pmi_stats));
+	pmi_stats.rearm = short_snap;
+	trap_set_handler(X86_TRAP_NMI, short_nmi);
+	pmu_pmi_lvt_setup(0, true);
+	for (unsigned i = 0; i < 3; i++) {
+		if (short_once(SHORT_REF_PERIOD, &skid, &pmis, &smis, err, sizeof(err))) {
+			st = check_fail(c, "measured=%s expected=a run with period %u", err,
+					SHORT_REF_PERIOD);
+			goto out;
+		}
+		if (pmis != 1 || skid == INT64_MIN) {
+			st = check_fail(c, "measured=%llu PMIs at period %u expected=1",
+					(unsigned long long)pmis, SHORT_REF_PERIOD);
+			goto out;
+		}
+		ref_lo = skid < ref_lo ? skid : ref_lo;
+		ref_hi = skid > ref_hi ? skid : ref_hi;
+	}
+	tol = 2 * (ref_hi - ref_lo) > SHORT_SLACK ? 2 * (ref_hi - ref_lo) : SHORT_SLACK;
+	for (unsigned i = 0; i < sizeof(short_periods) / sizeof(short_periods[0]); i++) {
+		uint64_t p = short_periods[i];
+
+		if (p < min_period)
+			continue;
+		swept++;
+		if (short_once(p, &skid, &pmis, &smis, err, sizeof(err))) {
+			st = check_fail(c, "measured=%s expected=a run with period %llu", err,
+					(unsigned long long)p);
+			goto out;
+		}
+		if (pmis != 1 || skid == INT64_MIN) {
+			st = check_fail(c, "measured=%llu PMIs at period %llu expected=1 (as at period %u)%s",
+					(unsigned long long)pmis, (unsigned long long)p,
+					SHORT_REF_PERIOD, vpmu_note());
+			goto out;
+		}
+		if (skid > ref_hi + tol || skid < ref_lo - tol) {
+			st = check_fail(c, "measured=PMI at period %llu %lld instructions later than "
+					"the earliest at period %u expected=%lld..%lld (period %u's "
+					"spread, +-%lld)%s", (unsigned long long)p,
+					(long long)(skid - ref_lo), SHORT_REF_PERIOD, (long long)-tol,
+					(long long)(ref_hi - ref_lo + tol), SHORT_REF_PERIOD,
+					(long long)tol, vpmu_note());
+			goto out;
+		}
+		if (skid - ref_lo > worst)
+			worst = skid - ref_lo;
+	}
+	if (pmi_stats.not_pmi)
+		st = check_fail(c, "measured=%llu NMIs without an overflow bit expected=none",
+				(unsigned long long)pmi_stats.not_pmi);
+	else
+		st = check_pass(c, "measured=one PMI per period, %u periods %u..128, skid within %lld of "
+				"period %u's expected=same within %lld%s smi_reruns=%u", swept,
+				(unsigned)(min_period > 1 ? min_period : 1), (long long)worst,
+				SHORT_REF_PERIOD, (long long)tol, limit, smis);
 out:
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(X86_TRAP_NMI, 0);

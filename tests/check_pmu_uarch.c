@@ -70,8 +70,9 @@ void branch_miss_instance_name(unsigned i, char *buf, size_t len)
 enum check_status check_pmu_branch_misses(struct check_ctx *c)
 {
 	const struct branch_case *bc = &branch_cases[c->instance];
-	struct branch_pattern pat = { bc->bits, bc->period ? bc->period : 1 };
-	struct branch_lfsr lfsr = { bc->bits, LFSR64_TAPS };
+	/* Static: the oracle's frame model assumes no kernel data shares the frame's stack page. */
+	static struct branch_pattern pat;
+	static struct branch_lfsr lfsr;
 	struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_os_evtsel(ARCH_EVENT_BRANCH_MISSES) };
 	struct pmu_run_opts o = { .reps = REPS };
 	char err[PMU_ERR_LEN];
@@ -84,6 +85,8 @@ enum check_status check_pmu_branch_misses(struct check_ctx *c)
 		return check_skip(c, "%s", no_counters(1));
 	if (!plat.opt.force_pmu && !(pmu.events & (1U << ARCH_EVENT_BRANCH_MISSES)))
 		return check_skip(c, "branch misses retired not available (CPUID.0AH:EBX[6])");
+	pat = (struct branch_pattern){ bc->bits, bc->period ? bc->period : 1 };
+	lfsr = (struct branch_lfsr){ bc->bits, LFSR64_TAPS };
 	if (pmu_run_differential(&cfg, 1, bc->period ? &kernel_branch_pattern_desc :
 				 &kernel_branch_lfsr_desc, BRANCH_N,
 				 bc->period ? (void *)&pat : (void *)&lfsr, &o, &d, err, sizeof(err)))

@@ -51,6 +51,8 @@ enum check_status check_pmu_status_set_inuse(struct check_ctx *c);
 enum check_status check_pmu_enumeration(struct check_ctx *c);
 enum check_status check_pmu_reset_state(struct check_ctx *c);
 enum check_status check_pmu_pmi_exact(struct check_ctx *c);
+enum check_status check_pmu_running_write(struct check_ctx *c);
+enum check_status check_pmu_pmi_short_period(struct check_ctx *c);
 unsigned pmu_counter_instances(void);
 void pmu_counter_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_pmu_uarch.c */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurement regions and the oracle's prediction lines. */
 #include "tests/measure.h"
+#include "pmu/counter.h"
 #include "pmu/frame.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/user.h"
@@ -138,6 +139,22 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	r.tsc = rdtsc() - t0;
 	irq_restore(flags);
 	predict_and_print(FRAME_PMU, k, n, arg, &r);
+	return r;
+}
+
+struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
+					  uint64_t enable)
+{
+	struct region r = { 0, 0, 0 };
+	char ignored[PMU_ERR_LEN];
+	uint64_t flags = irq_save();
+	uint64_t t0 = rdtsc();
+
+	pmu_global_ctrl_write(&pmu, enable, ignored, sizeof(ignored));
+	k->fn(n, arg);
+	pmu_global_ctrl_write(&pmu, 0, ignored, sizeof(ignored));
+	r.tsc = rdtsc() - t0;
+	irq_restore(flags);
 	return r;
 }
 

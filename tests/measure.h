@@ -36,6 +36,14 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 				 uint64_t enable);
 
 /*
+ * The same run without the frame: GLOBAL_CTRL = enable around a direct call of k->fn(n, arg),
+ * interrupts disabled, no oracle region (id and seq 0, nothing printed). For runs an NMI
+ * handler enters: the oracle predicts a region's kernel code only.
+ */
+struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
+					  uint64_t enable);
+
+/*
  * measure_kernel() at CPL 3 (arch/x86/user.h): the TSC frame and the kernel run in user
  * mode. Returns the user call's fault vector (FAULT_NONE on success) in *fault.
  */

@@ -71,7 +71,8 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 	if (o && o->before)
 		o->before(n, arg);
 	{
-		struct region r = measure_kernel_pmu(k, n, arg, enable);
+		struct region r = o && o->unframed ? measure_kernel_pmu_unframed(k, n, arg, enable) :
+				  measure_kernel_pmu(k, n, arg, enable);
 
 		res->tsc = r.tsc;
 		res->region_id = r.id;

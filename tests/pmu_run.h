@@ -36,6 +36,9 @@ struct pmu_run_opts {
 	/* Called before each run, outside the counted window, with the run's n and arg: e.g.
 	 * chase_flush() so every data access of the run starts cold. */
 	void (*before)(uint64_t n, void *arg);
+	/* Run the kernel outside the measurement frame (measure_kernel_pmu_unframed): for runs
+	 * an NMI handler enters, which no oracle region may contain. */
+	bool unframed;
 };
 
 /*

@@ -778,6 +778,24 @@ static void test_amd_reason(void **state)
 			    "no architectural PMU: CPUID.0AH:EAX[7:0]=0");
 }
 
+/* Known errata by model: SRF7 on the Atom servers, the PMI-period limits Linux applies
+ * (nhm_limit_period, bdw_limit_period), nothing elsewhere or on another family. */
+static void test_model_errata(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu_model_errata(6, 0x86), PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES);
+	assert_int_equal(pmu_model_errata(6, 0xdd), PMU_ERRATUM_FAR_INSNS);
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x1a)), 32);
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x2e)), 32);
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x3c)), 128);
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x4f)), 128);
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x5e)), 1);	/* Skylake */
+	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x6a)), 1);	/* Ice Lake-SP */
+	assert_int_equal(pmu_model_errata(15, 0x1a), 0);
+	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_PERIOD_32), "32"));
+	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_PERIOD_128), "BDM11"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -801,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_smi_count),
 		cmocka_unit_test(test_fixed_events),
 		cmocka_unit_test(test_amd_reason),
+		cmocka_unit_test(test_model_errata),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

@@ -53,6 +53,12 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	return r;
 }
 
+struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
+					  uint64_t enable)
+{
+	return measure_kernel_pmu(k, n, arg, enable);
+}
+
 static void before_run(uint64_t n, void *arg)
 {
 	assert_ptr_equal(arg, &frame);

@@ -107,6 +107,9 @@ ARITH_MODEL(kernel_loop4, 4, 2);
 ARITH_MODEL(kernel_add_chain, 10, 2);
 ARITH_MODEL(kernel_imul_chain, 6, 2);
 ARITH_MODEL(kernel_div_loop, 12, 4);
+/* cpuid.S */
+LOOP_KERNEL_SYMS(kernel_cpuid_loop);
+ARITH_MODEL(kernel_cpuid_loop, 5, 4);
 
 /* far.S */
 void kernel_iret_loop(uint64_t n, void *arg);

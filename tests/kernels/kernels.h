@@ -60,6 +60,7 @@ extern const struct kernel_desc kernel_store_ntdq_desc;
 extern const struct kernel_desc kernel_store_plain_desc;
 extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
 extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
+extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 
 void kernel_loop4(uint64_t n, void *arg);
 
