@@ -104,7 +104,7 @@ kut: vpmu
 vpmu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP) vpmu
 	/usr/bin/python3 tests/qemu/boot_tests.py --vpmu
 
-check: host-test qemu-test
+check: host-test qemu-test vpmu-test kut
 
 include tests/host/host.mk
 

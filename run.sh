@@ -111,8 +111,8 @@ cmd_qemu() {
 		qemu_bin=$here/build/vpmu/qemu-system-x86_64
 		cpu=${cpu:-Skylake-Client}
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
-		local e
-		for e in ${errata[@]+"${errata[@]}"}; do cpu+=",pmu-erratum=$e"; done
+		# several errata: one pmu-erratum=A+B (QEMU keeps only the last of a repeated property)
+		((${#errata[@]})) && cpu+=",pmu-erratum=$(IFS=+; echo "${errata[*]}")"
 	elif ((${#errata[@]})); then
 		die "--erratum needs --vpmu (only the emulated PMU can misbehave on request)"
 	fi
@@ -207,6 +207,13 @@ cmd_qemu() {
 	37) echo "run.sh: FAIL: the firmware rejected its options (see the '# error:' line)"; exit 2 ;;
 	39) echo "run.sh: FAIL: fatal fault (register dump above)"; exit 3 ;;
 	124|137) echo "run.sh: FAIL: timeout after ${timeout} s (QEMU stopped)"; exit 4 ;;
+	1)	if [[ ! -s $log ]]; then
+			# QEMU refused its command line (e.g. -cpu ...,pmu-erratum=NAME): its message
+			# above names what; the guest never ran.
+			echo "run.sh: FAIL: QEMU refused to start (status 1, message above): bad -cpu" \
+				"property or option"; exit 2
+		fi
+		echo "run.sh: FAIL: QEMU exited with status 1 without a pmuboot verdict"; exit 3 ;;
 	*) echo "run.sh: FAIL: QEMU exited with status $rc without a pmuboot verdict" \
 		"(triple fault, reset or no isa-debug-exit?)"; exit 3 ;;
 	esac

@@ -406,7 +406,7 @@ def case_oracle(wd):
                   "chase_line_256k", "chase_line_buffer", "chase_page_256k", "chase_page_buffer",
                   "branch_always", "branch_never", "branch_alternating", "branch_period3",
                   "branch_period17", "branch_period64", "branch_lfsr", "store_nt", "store_ntdq",
-                  "store_plain", "bigcode", "iret_loop"):
+                  "store_plain", "bigcode", "iret_loop", "cpuid_loop"):
         expect("model." + model in names, "model.%s did not run under the oracle" % model)
     return "%s regions exact in %.1f s" % (m.group(1), r["seconds"])
 
@@ -481,7 +481,9 @@ V1_ICOUNT = (r"(pmu\.frame|model\.)", r"option icount not set")
 VPMU_MODELS = [
     ("nehalem", "Nehalem", 3, [NOT_V4, NOT_SKL, NO_SLOTS_GP]),
     ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP]),
-    ("icelake", "Icelake-Server", 5, [NOT_NEHALEM]),
+    # QEMU's Icelake-Server reports model 134 (0x86, Jacobsville: pmuboot and
+    # kvm-unit-tests then expect erratum SRF7); model 106 (0x6A) is Ice Lake-SP.
+    ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM]),
     ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP]),
     ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT]),
 ]
@@ -504,6 +506,95 @@ def case_vpmu_oracle(wd):
            "model checks did not all run on the PMU")
     return "%s regions, %s counted by the PMU, WRMSRs counted %s" % (m.group(1), p.group(1),
                                                                      p.group(2))
+
+
+# Each injected erratum of the emulated PMU (tests/qemu/vpmu/README.md) on Skylake-Client:
+# the run must fail, every check in `must` (regexes) must be among the failures, and every
+# failure must match `allowed` (the checks that can see that kind of bug, nothing else).
+ERRATA = [
+    # name, must fail, may also fail
+    ("srf7", [r"model\.iret_loop"], r"model\.iret_loop|pmu\.pmi_exact"),
+    ("w146", [r"model\.cpuid_loop"], r"model\.cpuid_loop"),
+    ("srf7-irq", [r"pmu\.pmi_exact"], r"pmu\.pmi"),
+    ("xen-pmi", [r"pmu\.pmi_exact"], r"pmu\.pmi"),
+    ("amd-1023", [r"pmu\.freeze_on_pmi", r"pmu\.pmi_exact"], r"pmu\.(pmi|freeze_on_pmi)"),
+    ("kvm-double-pmi", [r"pmu\.pmi\.gp0", r"pmu\.pmi_nmi"], r"pmu\.pmi"),
+    ("amd-nmi-latency", [r"pmu\.pmi_exact|pmu\.pmi_short_period"], r"pmu\.(pmi|freeze_on_pmi)"),
+    ("skl-zero-status", [r"pmu\.overflow\.gp0", r"pmu\.pmi\.gp0"],
+     r"pmu\.(overflow|pmi|freeze_on_pmi)"),
+    ("status-set-ignored", [r"pmu\.status_set_inuse"], r"pmu\.status_set_inuse"),
+    ("kvm-lvtpc-mask", [r"pmu\.pmi\.gp0"], r"pmu\.pmi\."),
+    ("kvm-no-freeze", [r"pmu\.freeze_on_pmi"], r"pmu\.freeze_on_pmi"),
+    ("global-ctrl-nogate", [r"pmu\.global_gates"], r"(pmu|model)\."),
+    ("nhm-short-period", [r"pmu\.pmi_short_period"], r"pmu\.pmi_short_period"),
+    ("aj67", [r"pmu\.usr_os"], r"pmu\.(usr_os|pmi_exact)"),
+    ("noise", [r"model\.|pmu\.frame"], r"(pmu|model)\."),
+    ("w145", [r"pmu\.fixed\.fixed2"], r"pmu\.(fixed\.fixed2|arch\.ref_cycles\.)"),
+    ("fixed1-insn", [r"pmu\.fixed\.fixed1"], r"pmu\.fixed\.fixed1"),
+    ("cmask-ignored", [r"pmu\.cmask_inv_edge"], r"pmu\.cmask_inv_edge"),
+    ("edge-ignored", [r"pmu\.cmask_inv_edge"], r"pmu\.cmask_inv_edge"),
+    ("kvm-no-truncate", [r"pmu\.width"], r"pmu\.width"),
+    ("legacy-zero-extend", [r"pmu\.width"], r"pmu\.width"),
+    ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"pmu\."),
+    ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
+    ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model)\."),
+    ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"], r"pmu\..*\.gp3$"),
+    ("kvm-reset-ctrl", [r"pmu\.reset_state"], r"pmu\.reset_state"),
+    ("kut-evlen", [r"pmu\.arch\.topdown_slots\.gp0"], r"pmu\.arch\.topdown_slots\."),
+]
+ERRATUM_CPU = "Skylake-Client"
+
+
+def vpmu_erratum(name, must, allowed):
+    """The run with one injected erratum fails, and in the checks meant to see it."""
+    def case(wd):
+        r = run(["--vpmu", "--cpu", ERRATUM_CPU, "--erratum", name, "--timeout", "900"], wd,
+                "erratum_" + name, timeout=900)
+        expect(r["rc"] != 0, "erratum %s: the run passed (run.sh exited 0)" % name)
+        tests, summary, header, text = parse_tap(r["log"])
+        failed = [t.description for t in tests if not t.ok and not t.skip]
+        missing = [m for m in must if not any(re.match(m, f) for f in failed)]
+        stray = [f for f in failed if not re.match(allowed, f)]
+        expect(failed, "erratum %s: run.sh failed but no check did (status %d)" % (name, r["rc"]))
+        expect(not missing, "erratum %s: no failing check matches %s; failed: %s"
+               % (name, ", ".join(missing), ", ".join(failed)))
+        expect(not stray, "erratum %s: checks that should not see it failed: %s"
+               % (name, ", ".join(stray)))
+        return "caught by %d check(s): %s" % (len(failed), ", ".join(failed[:4]) +
+                                             (", ..." if len(failed) > 4 else ""))
+    return case
+
+
+def known_errata():
+    """The names the emulated QEMU knows (it lists them for an unknown one)."""
+    qemu = os.path.join(ROOT, "build", "vpmu", "qemu-system-x86_64")
+    p = subprocess.run([qemu, "-accel", "tcg", "-display", "none", "-nodefaults", "-cpu",
+                        "%s,pmu=on,pmu-erratum=?" % ERRATUM_CPU], capture_output=True, text=True,
+                       timeout=60)
+    m = re.search(r"known: (.*)", p.stderr)
+    return m.group(1).split(", ") if m else []
+
+
+def case_vpmu_bad_property(wd):
+    """An unknown erratum or an out-of-range PMU property: QEMU names it, run.sh exits 2."""
+    out = []
+    for args, want in ((["--erratum", "nosuch"], "pmu-erratum=nosuch: unknown erratum"),
+                       (["--cpu", "Skylake-Client,pmu-version=9"], "pmu-version=9: must be 1..5")):
+        r = run(["--vpmu"] + args, wd, "vpmu_bad_%d" % len(out), timeout=60)
+        expect(r["rc"] == 2, "%s: run.sh exited %d, want 2\n%s" % (args, r["rc"], r["out"][-1500:]))
+        expect(want in r["out"], "%s: no '%s' in the output:\n%s" % (args, want, r["out"][-1500:]))
+        out.append(want)
+    return "; ".join(out)
+
+
+def case_errata_table_complete(wd):
+    """Every erratum the emulated PMU can inject has a row in ERRATA, and no row is stale."""
+    known = known_errata()
+    expect(known, "the emulated QEMU did not list its errata")
+    rows = [e[0] for e in ERRATA]
+    expect(sorted(known) == sorted(rows), "errata in QEMU but not in the table: %s; in the table "
+           "but not in QEMU: %s" % (sorted(set(known) - set(rows)), sorted(set(rows) - set(known))))
+    return "%d errata, each with a row" % len(known)
 
 
 CASES = [
@@ -538,8 +629,12 @@ CASES = [
     ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
+    ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
+    ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
-     for label, cpu, v, allowed in VPMU_MODELS]
+     for label, cpu, v, allowed in VPMU_MODELS] + [
+    ("vpmu erratum %s: the run fails where it should" % name, vpmu_erratum(name, must, allowed))
+    for name, must, allowed in ERRATA]
 
 
 def main():
@@ -564,6 +659,7 @@ def main():
             return title, False, "%s: %s" % (type(e).__name__, e)
 
     passed = failed = 0
+    results = []
     print("TAP version 13")
     print("1..%d" % len(cases))
     with ThreadPoolExecutor(max_workers=a.j) as ex:
@@ -576,6 +672,10 @@ def main():
             sys.stdout.flush()
             passed += ok
             failed += not ok
+            results.append((title, ok))
+    errata = [(t, ok) for t, ok in results if t.startswith("vpmu erratum ")]
+    if errata:
+        print("# errata caught: %d / %d injected" % (sum(ok for _, ok in errata), len(errata)))
     print("logs in %s" % wd)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
