@@ -128,6 +128,13 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 			if (d->kept < PMU_DIFF_MAX_REPS)
 				per_rep[i][d->kept] = (int64_t)(res[1].delta[i] - res[0].delta[i]);
 		}
+		for (unsigned i = 0; i < ncfg; i++)
+			if (!d->clock_tsc[i] ||
+			    (unsigned __int128)res[1].delta[i] * d->clock_tsc[i] >
+			    (unsigned __int128)d->clock_count[i] * res[1].tsc) {
+				d->clock_count[i] = res[1].delta[i];
+				d->clock_tsc[i] = res[1].tsc;
+			}
 		tlo = res[0].tsc < tlo ? res[0].tsc : tlo;
 		thi = res[1].tsc < thi ? res[1].tsc : thi;
 		d->kept++;

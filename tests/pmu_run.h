@@ -67,6 +67,12 @@ struct pmu_diff {
 	int64_t median[PMU_RUN_MAX];	/* median of the kept pairs' own differences (at most
 					 * PMU_DIFF_MAX_REPS of them) */
 	int64_t tsc;			/* the same minimum difference of the TSC */
+	/* For counters of a clock: of the kept runs at 2n, the one in which counter i came
+	 * closest to the TSC across the frame call (count / TSC largest), as the pair
+	 * (clock_count[i], clock_tsc[i]). A clock counts only inside that span, so jitter
+	 * outside its window (a guest TSC that follows host time) can only lower the ratio;
+	 * differences of minima from different runs do not have that property. */
+	uint64_t clock_count[PMU_RUN_MAX], clock_tsc[PMU_RUN_MAX];
 	unsigned kept;			/* pairs kept */
 	unsigned discarded;		/* pairs discarded because an SMI arrived */
 	uint64_t smis;			/* SMIs those pairs took */

@@ -112,6 +112,9 @@ static void test_exact_differential(void **state)
 	assert_int_equal(d.diff[1], 4 * N);
 	assert_int_equal(d.median[0], 4 * N);
 	assert_int_equal(d.tsc, 3 * N);
+	/* A clock's best run at 2N: its count with the TSC of the same run (100 + 3 * 2N). */
+	assert_int_equal(d.clock_count[0], PMU_FRAME_INSNS + 8 * N + 2);
+	assert_int_equal(d.clock_tsc[0], 100 + 6 * N);
 	assert_int_equal(d.kept, 5);
 	assert_int_equal(d.discarded, 0);
 	assert_true(d.smi_checked);
