@@ -317,6 +317,9 @@ int pmu_reset(const struct pmu_caps *p)
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
+	r |= ds_quiesce(p);
+	if (p->lbr.arch && p->lbr.present)
+		r |= hw_wrmsr(MSR_ARCH_LBR_CTL, 0);
 	/* Freeze, LBR and BTS bits a check (or the firmware) left would change what the next
 	 * check measures. Written only when it differs: bits are only cleared, or
 	 * FREEZE_WHILE_SMM set where PERF_CAPABILITIES says it exists. */
@@ -349,6 +352,10 @@ int pmu_save(const struct pmu_caps *p, struct pmu_state *s)
 	}
 	r |= hw_rdmsr(MSR_IA32_DEBUGCTLMSR, &s->debugctl);
 	s->lvtpc = hw_apic_lvtpc_read();
+	/* The debug store and LBR settings are not the counters': a fault there (a hypervisor
+	 * without them) leaves those parts unsaved, not the whole state. */
+	ds_save(p, &s->ds);
+	lbr_save(&p->lbr, &s->lbr);
 	s->saved = r == 0;
 	return r ? X86_TRAP_GP : 0;
 }
@@ -382,6 +389,8 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 				      s->global_status & pmu_ovf_clear_bits(p) &
 				      ~GLOBAL_STATUS_COND_CHGD);
 	}
+	ds_restore(p, &s->ds);
+	lbr_restore(&p->lbr, &s->lbr);
 	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
 	hw_apic_lvtpc_write(s->lvtpc);
 	if (p->version >= 2)

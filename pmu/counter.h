@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "pmu/pmu.h"
+#include "pmu/ds.h"
+#include "pmu/lbr.h"
 
 #define PMU_EARG	(-1)
 #define PMU_ERR_LEN	160
@@ -80,8 +82,9 @@ uint64_t pmu_ovf_clear_bits(const struct pmu_caps *p);
 uint64_t pmu_debugctl_pmu_bits(void);
 uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl);
 
-/* Stops every counter and clears selectors, counters and overflow status; puts DEBUGCTL's
- * PMU bits to the baseline. Touches nothing without an architectural PMU. */
+/* Stops every counter and clears selectors, counters and overflow status; PEBS off
+ * (IA32_PEBS_ENABLE 0) and architectural LBR off where they exist; puts DEBUGCTL's PMU bits
+ * to the baseline. Touches nothing without an architectural PMU. */
 int pmu_reset(const struct pmu_caps *p);
 
 /* MSR_SMI_COUNT (SMIs since reset), where the model has it (p->has_smi_count); PMU_EARG
@@ -96,12 +99,14 @@ struct pmu_state {
 	uint64_t global_ctrl, global_status;
 	uint64_t debugctl;
 	uint32_t lvtpc;			/* the local APIC's performance-counter LVT entry */
+	struct ds_state ds;		/* IA32_DS_AREA and the PEBS MSRs */
+	struct lbr_state lbr;		/* LBR_SELECT, or IA32_LBR_CTL/DEPTH */
 };
 
 int pmu_save(const struct pmu_caps *p, struct pmu_state *s);
 /* Restores in a safe order: counting off, selectors with EN clear, counters, selectors,
- * fixed control, status (version 4+: through STATUS_SET), DEBUGCTL, the LVT entry, global
- * control last. */
+ * fixed control, status (version 4+: through STATUS_SET), the DS area and PEBS MSRs (PEBS
+ * enables last), LBR settings, DEBUGCTL, the LVT entry, global control last. */
 int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s);
 
 /* The PMU as the firmware left it: saved (then reset, and its LVT entry masked) before the

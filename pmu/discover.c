@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* PMU discovery on the running CPU, through the hardware accessors of arch/x86/hw.h. */
 #include "pmu/pmu.h"
+#include "pmu/lbr.h"
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
 #include "lib/string.h"
+
+static void lbr_discover(struct pmu_caps *p, const struct cpu_info *cpu);
 
 void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 {
@@ -24,6 +27,22 @@ void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 		if (cpu->max_leaf >= CPUID_LEAF_HYBRID)
 			p->core_type = HYBRID_CORE_TYPE(hw_cpuid(CPUID_LEAF_HYBRID, 0).eax);
 	}
+	lbr_discover(p, cpu);
+}
+
+/* Architectural LBR is enumerated by CPUID alone; the model-specific stack needs the LBR
+ * format from IA32_PERF_CAPABILITIES, so it is decided again once that is read. */
+static void lbr_discover(struct pmu_caps *p, const struct cpu_info *cpu)
+{
+	struct cpuid_regs leaf;
+
+	if (cpu->vendor == VENDOR_INTEL && cpu->max_leaf >= CPUID_LEAF_ARCH_LBR &&
+	    (hw_cpuid(7, 0).edx & CPUID_7_EDX_ARCH_LBR)) {
+		leaf = hw_cpuid(CPUID_LEAF_ARCH_LBR, 0);
+		lbr_caps_decode(&p->lbr, p->uarch, true, LBR_FORMAT_ARCH, &leaf);
+	} else if (cpu->vendor == VENDOR_INTEL) {
+		lbr_caps_decode(&p->lbr, p->uarch, p->has_perf_caps, p->lbr_format, NULL);
+	}
 }
 
 void pmu_discover_msrs(struct pmu_caps *p)
@@ -35,6 +54,15 @@ void pmu_discover_msrs(struct pmu_caps *p)
 	p->has_perf_caps = p->pdcm && hw_rdmsr(MSR_IA32_PERF_CAPABILITIES, &caps) == 0;
 	if (p->has_perf_caps)
 		pmu_caps_decode_perf_caps(p, caps);
+	/* IA32_MISC_ENABLE: whether BTS and PEBS are there (bits 11, 12; read-only). An
+	 * architectural MSR of every Intel CPU with a debug store. */
+	if (p->vendor == VENDOR_INTEL && p->dsc.ds) {
+		p->dsc.has_misc_enable = hw_rdmsr(MSR_IA32_MISC_ENABLE, &p->dsc.misc_enable) == 0;
+		p->dsc.bts_unavailable = p->dsc.misc_enable & MSR_IA32_MISC_ENABLE_BTS_UNAVAIL;
+		p->dsc.pebs_unavailable = p->dsc.misc_enable & MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL;
+	}
+	if (p->vendor == VENDOR_INTEL && !p->lbr.arch)
+		lbr_caps_decode(&p->lbr, p->uarch, p->has_perf_caps, p->lbr_format, NULL);
 }
 
 void pmu_discover(struct pmu_caps *p, const struct cpu_info *cpu)

@@ -12,6 +12,10 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 	memset(p, 0, sizeof(*p));
 	p->vendor = cpu->vendor;
 	p->pdcm = cpu->pdcm;
+	p->family = cpu->family;
+	p->model = cpu->model;
+	p->dsc.ds = cpu->leaf1_edx & CPUID_1_EDX_DS;
+	p->dsc.dtes64 = cpu->leaf1_ecx & CPUID_1_ECX_DTES64;
 	if (cpu->max_leaf < CPUID_LEAF_PMU)
 		return;
 	p->eax = r.eax;
@@ -57,6 +61,7 @@ void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t v)
 	p->pebs_format = (unsigned)((v & PERF_CAP_PEBS_FORMAT) >> 8);
 	p->freeze_while_smm = v & PERF_CAP_FREEZE_WHILE_SMM;
 	p->full_width_write = v & PERF_CAP_FW_WRITE;
+	p->dsc.pebs_baseline = v & PERF_CAP_PEBS_BASELINE;
 }
 
 /* Intel family 6 models (SDM Vol. 4 Table 2-1 and the processor identification tables). */
@@ -95,6 +100,7 @@ static const struct {
 	{ 0x57, UARCH_KNIGHTS_LANDING }, { 0x85, UARCH_KNIGHTS_MILL },
 	{ 0xc5, UARCH_ARROW_LAKE }, { 0xc6, UARCH_ARROW_LAKE }, { 0xbd, UARCH_LUNAR_LAKE },
 	{ 0xcc, UARCH_PANTHER_LAKE }, { 0xb6, UARCH_GRAND_RIDGE }, { 0xdd, UARCH_CLEARWATER_FOREST },
+	{ 0x0f, UARCH_CORE2 }, { 0x16, UARCH_CORE2 }, { 0x17, UARCH_CORE2 }, { 0x1d, UARCH_CORE2 },
 };
 
 uint32_t pmu_model_errata(uint32_t family, uint32_t model)
@@ -144,7 +150,7 @@ uint64_t pmu_min_pmi_period(uint32_t errata)
 bool pmu_uarch_has_smi_count(enum pmu_uarch u)
 {
 	switch (u) {
-	case UARCH_UNKNOWN: case UARCH_BONNELL: case UARCH_SALTWELL:
+	case UARCH_UNKNOWN: case UARCH_BONNELL: case UARCH_SALTWELL: case UARCH_CORE2:
 		return false;
 	default:
 		return true;
@@ -184,6 +190,7 @@ const char *pmu_uarch_name(enum pmu_uarch u)
 		[UARCH_ARROW_LAKE] = "Arrow Lake", [UARCH_LUNAR_LAKE] = "Lunar Lake",
 		[UARCH_PANTHER_LAKE] = "Panther Lake", [UARCH_GRAND_RIDGE] = "Grand Ridge (Crestmont)",
 		[UARCH_CLEARWATER_FOREST] = "Clearwater Forest (Darkmont)",
+		[UARCH_CORE2] = "Core 2",
 	};
 
 	return (unsigned)u < sizeof(names) / sizeof(names[0]) && names[u] ? names[u] : "unknown";
@@ -241,6 +248,24 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 	print(b);
 	if (p->version == 0)
 		return;
+	fmt_snprintf(b, sizeof(b), "debug store: DS %d DTES64 %d; IA32_MISC_ENABLE %s%s%s; "
+		     "PEBS baseline %d", p->dsc.ds, p->dsc.dtes64,
+		     p->dsc.has_misc_enable ? "read" : "not read",
+		     p->dsc.bts_unavailable ? ", BTS unavailable" : "",
+		     p->dsc.pebs_unavailable ? ", PEBS unavailable" : "", p->dsc.pebs_baseline);
+	print(b);
+	if (p->lbr.arch)
+		fmt_snprintf(b, sizeof(b), "LBR: architectural, depth %u (depths 0x%x), CPL filter %d, "
+			     "branch filter %d, call stack %d, mispredict %d", p->lbr.depth,
+			     p->lbr.arch_depths, p->lbr.arch_cpl_filter, p->lbr.arch_branch_filter,
+			     p->lbr.arch_call_stack, p->lbr.has_mispred);
+	else if (p->lbr.present)
+		fmt_snprintf(b, sizeof(b), "LBR: %u entries, FROM 0x%x TO 0x%x INFO 0x%x (0: none), "
+			     "format %u%s", p->lbr.depth, p->lbr.from, p->lbr.to, p->lbr.info,
+			     p->lbr.format, p->lbr.has_select ? ", LBR_SELECT" : "");
+	else
+		fmt_snprintf(b, sizeof(b), "LBR: none pmuboot knows for this model and format");
+	print(b);
 	fmt_snprintf(b, sizeof(b), "SMM: DEBUGCTL.FREEZE_WHILE_SMM %s; MSR_SMI_COUNT %s",
 		     p->freeze_while_smm ? "set while checks run" :
 		     "not available (PERF_CAPABILITIES[12] clear or unread)",

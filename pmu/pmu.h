@@ -25,6 +25,18 @@
 #define HYBRID_CORE_TYPE(eax)		(((eax) >> 24) & 0xff)
 #define HYBRID_CORE_ATOM		0x20
 #define HYBRID_CORE_CORE		0x40
+/* Architectural LBR: CPUID.07H.0:EDX[19]; leaf 1CH (SDM Vol. 2A CPUID, Table 3-8 leaf 1CH). */
+#define CPUID_7_EDX_ARCH_LBR		(1U << 19)
+#define CPUID_LEAF_ARCH_LBR		0x1c
+#define ARCH_LBR_EAX_DEPTH_MASK(eax)	((eax) & 0xff)	/* bit n: depth 8 * (n + 1) */
+#define ARCH_LBR_EAX_DEEP_C_RESET	(1U << 30)
+#define ARCH_LBR_EAX_LIP		(1U << 31)
+#define ARCH_LBR_EBX_CPL_FILTER		(1U << 0)
+#define ARCH_LBR_EBX_BRANCH_FILTER	(1U << 1)
+#define ARCH_LBR_EBX_CALL_STACK		(1U << 2)
+#define ARCH_LBR_ECX_MISPRED		(1U << 0)
+#define ARCH_LBR_ECX_TIMED		(1U << 1)
+#define ARCH_LBR_ECX_BR_TYPE		(1U << 2)
 
 #define PMU_MAX_GP	16
 #define PMU_MAX_FIXED	8
@@ -46,6 +58,34 @@ enum pmu_uarch {
 	UARCH_KNIGHTS_LANDING, UARCH_KNIGHTS_MILL,
 	UARCH_ARROW_LAKE, UARCH_LUNAR_LAKE, UARCH_PANTHER_LAKE, UARCH_GRAND_RIDGE,
 	UARCH_CLEARWATER_FOREST,
+	UARCH_CORE2,
+};
+
+/* The LBR stack of this CPU (pmu/lbr.c): where it is, how deep, how its records read. */
+#define LBR_MAX_DEPTH	64
+struct lbr_caps {
+	bool present;			/* the model has an LBR stack pmuboot knows */
+	bool arch;			/* architectural LBR (CPUID.07H.0:EDX[19]) */
+	unsigned format;		/* PERF_CAPABILITIES[5:0]; 0x3f with architectural LBR */
+	unsigned depth;			/* entries */
+	uint32_t from, to, info;	/* first FROM/TO/INFO MSR; info 0: no LBR_INFO MSRs */
+	bool has_select;		/* MSR_LBR_SELECT (Nehalem and later, Silvermont and later) */
+	bool has_mispred;		/* records say whether the branch was mispredicted */
+	bool has_cycles;		/* records carry an elapsed-cycle count */
+	/* architectural LBR, CPUID leaf 1CH */
+	uint32_t arch_depths;		/* bit n: depth 8 * (n + 1) may be chosen */
+	bool arch_cpl_filter, arch_branch_filter, arch_call_stack, arch_lip;
+};
+
+/* The debug store (pmu/ds.c): BTS and PEBS. */
+struct ds_caps {
+	bool ds;			/* CPUID.1:EDX.DS[21] */
+	bool dtes64;			/* CPUID.1:ECX.DTES64[2]: the 64-bit save-area layout */
+	bool has_misc_enable;		/* IA32_MISC_ENABLE was read */
+	uint64_t misc_enable;
+	bool bts_unavailable;		/* IA32_MISC_ENABLE[11] */
+	bool pebs_unavailable;		/* IA32_MISC_ENABLE[12] */
+	bool pebs_baseline;		/* PERF_CAPABILITIES[14]: adaptive PEBS */
 };
 
 struct pmu_caps {
@@ -71,6 +111,9 @@ struct pmu_caps {
 	bool tcg;			/* ... QEMU's TCG (signature TCGTCGTCGTCG): its PMU is the
 					 * emulated one of tests/qemu/vpmu */
 	uint32_t errata;		/* PMU_ERRATUM_*: known errata of this model */
+	struct lbr_caps lbr;
+	struct ds_caps dsc;
+	uint32_t family, model;		/* display family and model (CPUID.1) */
 };
 
 /* Known errata that change what a correct check can expect, by model. */

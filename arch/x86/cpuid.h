@@ -21,6 +21,7 @@ static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t subleaf)
 static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 0); }
 
 /* Leaf 1 feature bits */
+#define CPUID_1_ECX_DTES64		(1U << 2)	/* 64-bit DS save area layout */
 #define CPUID_1_ECX_PDCM		(1U << 15)
 #define CPUID_1_ECX_X2APIC		(1U << 21)
 #define CPUID_1_ECX_TSC_DEADLINE	(1U << 24)
@@ -28,6 +29,7 @@ static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 
 #define CPUID_1_EDX_TSC			(1U << 4)
 #define CPUID_1_EDX_MSR			(1U << 5)
 #define CPUID_1_EDX_APIC		(1U << 9)
+#define CPUID_1_EDX_DS			(1U << 21)	/* debug store: BTS and PEBS */
 #define CPUID_1_EDX_SSE2		(1U << 26)
 /* Leaf 0x80000001 */
 #define CPUID_80000001_EDX_PDPE1GB	(1U << 26)	/* 1-GiB pages */

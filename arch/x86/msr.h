@@ -23,6 +23,8 @@
 #define MSR_PLATFORM_INFO		0x000000ce
 #define MSR_IA32_MISC_ENABLE		0x000001a0
 #define  MSR_IA32_MISC_ENABLE_PERF_AVAIL	BIT_ULL(7)	/* performance monitoring available */
+#define  MSR_IA32_MISC_ENABLE_BTS_UNAVAIL	BIT_ULL(11)	/* read-only: no branch trace store */
+#define  MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL	BIT_ULL(12)	/* read-only: no PEBS */
 #define MSR_IA32_TSC_DEADLINE		0x000006e0
 #define MSR_IA32_PKRS			0x000006e1	/* bits 63:32 reserved: writing them raises #GP */
 
@@ -44,6 +46,7 @@
 #define  ARCH_PERFMON_EVENTSEL_INV	BIT_ULL(23)
 #define  ARCH_PERFMON_EVENTSEL_CMASK	GENMASK_ULL(31, 24)
 #define  ARCH_PERFMON_EVENTSEL_RESERVED	GENMASK_ULL(63, 32)
+#define  ARCH_PERFMON_EVENTSEL_ADAPTIVE	BIT_ULL(34)	/* PEBS baseline only: adaptive record */
 #define MSR_IA32_PERF_CAPABILITIES	0x00000345	/* present when CPUID.1:ECX.PDCM */
 #define  PERF_CAP_LBR_FMT		GENMASK_ULL(5, 0)
 #define  PERF_CAP_PEBS_TRAP		BIT_ULL(6)
@@ -51,6 +54,7 @@
 #define  PERF_CAP_PEBS_FORMAT		GENMASK_ULL(11, 8)
 #define  PERF_CAP_FREEZE_WHILE_SMM	BIT_ULL(12)
 #define  PERF_CAP_FW_WRITE		BIT_ULL(13)	/* full-width writes via IA32_A_PMCx */
+#define  PERF_CAP_PEBS_BASELINE		BIT_ULL(14)	/* adaptive PEBS, MSR_PEBS_DATA_CFG */
 #define  PERF_CAP_PERF_METRICS		BIT_ULL(15)
 #define  PERF_CAP_PEBS_OUTPUT_PT	BIT_ULL(16)
 #define MSR_IA32_DEBUGCTLMSR		0x000001d9	/* SDM Vol. 3B Figure 17-3 */
@@ -72,6 +76,8 @@
 #define  FIXED_CTR_CTRL_ANY		0x4ULL		/*   AnyThread, version 3+ */
 #define  FIXED_CTR_CTRL_PMI		0x8ULL		/*   PMI on overflow */
 #define  FIXED_CTR_CTRL_BITS		4
+#define  FIXED_CTR_CTRL_ADAPTIVE_SHIFT	32		/* PEBS baseline: bit 32 + 4x adaptive
+							 * record for fixed counter x */
 #define MSR_CORE_PERF_GLOBAL_STATUS	0x0000038e	/* read-only; version 2+ */
 #define MSR_CORE_PERF_GLOBAL_CTRL	0x0000038f	/* version 2+ */
 #define MSR_CORE_PERF_GLOBAL_OVF_CTRL	0x00000390	/* write 1 to clear STATUS bits; v4 name:
@@ -89,6 +95,91 @@
 #define  GLOBAL_STATUS_COND_CHGD	BIT_ULL(63)
 #define MSR_IA32_PMC0_FULL		0x000004c1	/* IA32_A_PMCx = 0x4C1 + x: full-width writes
 							 * when PERF_CAP_FW_WRITE */
+
+/*
+ * --- Debug store: BTS and PEBS (SDM Vol. 3B 17.4.9 "BTS and DS Save Area", 18.6.2.4,
+ * 18.8.1 (Nehalem), 18.9.4 (Sandy Bridge), 18.13.1 (Skylake), 18.9.2 (adaptive PEBS);
+ * seed 000_666bff9af8f20138.txt "Latency Event"; seed 003_96ceb334bbe99654.txt 18.13.1.4).
+ * Present where CPUID.1:EDX.DS is set and IA32_MISC_ENABLE does not say unavailable. ---
+ */
+#define MSR_IA32_PEBS_ENABLE		0x000003f1
+#define  PEBS_ENABLE_PMC_SHIFT		0		/* PEBS_EN_PMCx: bit x */
+#define  PEBS_ENABLE_LL_SHIFT		32		/* before version 5: LL_EN_PMCx (load
+							 * latency) at 32 + x; format 4 with
+							 * baseline: PEBS_EN_FIXEDx at 32 + x */
+#define  PEBS_ENABLE_FIXED_SHIFT	32
+#define  PEBS_ENABLE_PST		BIT_ULL(63)	/* Sandy Bridge..: precise store on PMC3 */
+#define MSR_PEBS_DATA_CFG		0x000003f2	/* adaptive PEBS (PERF_CAP_PEBS_BASELINE) */
+#define  PEBS_DATACFG_MEMINFO		BIT_ULL(0)
+#define  PEBS_DATACFG_GPRS		BIT_ULL(1)
+#define  PEBS_DATACFG_XMMS		BIT_ULL(2)
+#define  PEBS_DATACFG_LBRS		BIT_ULL(3)
+#define  PEBS_DATACFG_LBR_SHIFT		24		/* bits 31:24: LBR entries - 1 */
+#define  PEBS_DATACFG_LBR_ENTRIES	GENMASK_ULL(31, 24)
+#define MSR_PEBS_LD_LAT_THRESHOLD	0x000003f6	/* bits 15:0: minimum load latency */
+#define  PEBS_LD_LAT_THRESHOLD_MASK	GENMASK_ULL(15, 0)
+#define MSR_PEBS_FRONTEND		0x000003f7	/* Skylake+: FRONTEND_RETIRED sub-event */
+#define  PEBS_FRONTEND_EVTSEL		GENMASK_ULL(7, 0)	/* seed 003 Table 18-58 */
+#define  PEBS_FRONTEND_IDQ_BUBBLE_LEN	GENMASK_ULL(19, 8)	/* IDQ_READ_BUBBLES latency */
+#define  PEBS_FRONTEND_IDQ_BUBBLE_LEN_SHIFT 8
+#define  PEBS_FRONTEND_IDQ_BUBBLE_WIDTH	GENMASK_ULL(22, 20)	/* ... and threshold */
+#define  PEBS_FRONTEND_IDQ_BUBBLE_WIDTH_SHIFT 20
+#define MSR_IA32_DS_AREA		0x00000600	/* linear address of the DS save area */
+/* GLOBAL_STATUS / OVF_CTRL bit 62 (GLOBAL_STATUS_BUFFER_OVF above): a DS buffer reached its
+ * interrupt threshold. */
+
+/*
+ * --- Last branch records, model-specific stack (SDM Vol. 3B 17.4.8, 17.6-17.15; Vol. 4;
+ * seed 000_666bff9af8f20138.txt Table 7 for LBR_SELECT). The stack's depth and addresses
+ * come from the model (pmu/lbr.c), its record layout from PERF_CAPABILITIES[5:0]. ---
+ */
+#define MSR_LBR_SELECT			0x000001c8	/* Nehalem..: a set bit drops that kind */
+#define  LBR_SELECT_CPL_EQ_0		BIT_ULL(0)	/* branches ending at CPL 0 */
+#define  LBR_SELECT_CPL_NEQ_0		BIT_ULL(1)	/* branches ending at CPL > 0 */
+#define  LBR_SELECT_JCC			BIT_ULL(2)	/* taken conditional branches */
+#define  LBR_SELECT_NEAR_REL_CALL	BIT_ULL(3)
+#define  LBR_SELECT_NEAR_IND_CALL	BIT_ULL(4)
+#define  LBR_SELECT_NEAR_RET		BIT_ULL(5)
+#define  LBR_SELECT_NEAR_IND_JMP	BIT_ULL(6)
+#define  LBR_SELECT_NEAR_REL_JMP	BIT_ULL(7)
+#define  LBR_SELECT_FAR_BRANCH		BIT_ULL(8)
+#define  LBR_SELECT_EN_CALLSTACK	BIT_ULL(9)	/* Haswell.. */
+#define MSR_LASTBRANCH_TOS		0x000001c9	/* index of the newest entry */
+#define MSR_LBR_CORE_FROM		0x00000040	/* Core 2, Atom: FROM x = 0x40 + x */
+#define MSR_LBR_CORE_TO			0x00000060	/*                TO x = 0x60 + x */
+#define MSR_LBR_NHM_FROM		0x00000680	/* Nehalem..: FROM x = 0x680 + x */
+#define MSR_LBR_NHM_TO			0x000006c0	/*            TO x = 0x6C0 + x */
+#define MSR_LBR_INFO_0			0x00000dc0	/* Skylake.. (format 5): INFO x = 0xDC0 + x */
+/* FROM flags by format (PERF_CAPABILITIES[5:0]): 3 and up, bit 63 mispredicted; 4, also 62
+ * in a transaction and 61 abort. LBR_INFO (format 5 and architectural LBR): */
+#define  LBR_FROM_FLAG_MISPRED		BIT_ULL(63)
+#define  LBR_FROM_FLAG_IN_TX		BIT_ULL(62)
+#define  LBR_FROM_FLAG_ABORT		BIT_ULL(61)
+#define  LBR_INFO_MISPRED		BIT_ULL(63)
+#define  LBR_INFO_IN_TX			BIT_ULL(62)
+#define  LBR_INFO_ABORT			BIT_ULL(61)
+#define  LBR_INFO_CYC_CNT_VALID		BIT_ULL(60)	/* architectural LBR */
+#define  LBR_INFO_BR_TYPE		GENMASK_ULL(59, 56)	/* architectural LBR */
+#define  LBR_INFO_CYCLES		GENMASK_ULL(15, 0)
+
+/* --- Architectural LBR (CPUID.07H.0:EDX[19]; leaf 1CH; SDM Vol. 3B 17.1 / ch. 18 "Last
+ * Branch Records") --- */
+#define MSR_ARCH_LBR_CTL		0x000014ce
+#define  ARCH_LBR_CTL_LBREN		BIT_ULL(0)
+#define  ARCH_LBR_CTL_OS		BIT_ULL(1)
+#define  ARCH_LBR_CTL_USR		BIT_ULL(2)
+#define  ARCH_LBR_CTL_CALL_STACK	BIT_ULL(3)
+#define  ARCH_LBR_CTL_JCC		BIT_ULL(16)	/* a set bit keeps that kind */
+#define  ARCH_LBR_CTL_NEAR_REL_JMP	BIT_ULL(17)
+#define  ARCH_LBR_CTL_NEAR_IND_JMP	BIT_ULL(18)
+#define  ARCH_LBR_CTL_NEAR_REL_CALL	BIT_ULL(19)
+#define  ARCH_LBR_CTL_NEAR_IND_CALL	BIT_ULL(20)
+#define  ARCH_LBR_CTL_NEAR_RET		BIT_ULL(21)
+#define  ARCH_LBR_CTL_OTHER_BRANCH	BIT_ULL(22)
+#define MSR_ARCH_LBR_DEPTH		0x000014cf
+#define MSR_ARCH_LBR_FROM_0		0x00001500	/* entry 0 is the newest */
+#define MSR_ARCH_LBR_TO_0		0x00001600
+#define MSR_ARCH_LBR_INFO_0		0x00001200
 
 /* x2APIC registers: 0x800 + (xAPIC MMIO offset >> 4) */
 #define MSR_X2APIC_BASE			0x00000800

@@ -79,7 +79,31 @@ enum msr_kind {
 	K_PERF_CAP,
 	K_DEBUGCTL,
 	K_SMI_COUNT,	/* MSR_SMI_COUNT: read-only */
+	K_MISC_ENABLE,	/* IA32_MISC_ENABLE: the PMU bits are read-only */
+	K_DS_AREA,
+	K_PEBS_ENABLE,
+	K_PEBS_DATA_CFG,
+	K_PEBS_LD_LAT,
+	K_PEBS_FRONTEND,
+	K_LBR_SELECT,
+	K_LBR_TOS,
+	K_LBR_FROM,
+	K_LBR_TO,
+	K_LBR_INFO,
 };
+
+/* IA32_MISC_ENABLE bits the model reports (SDM Vol. 4 Table 2-2). */
+#define MODEL_MISC_PERF_AVAIL	BIT_ULL(7)
+#define MODEL_MISC_BTS_UNAVAIL	BIT_ULL(11)
+#define MODEL_MISC_PEBS_UNAVAIL	BIT_ULL(12)
+/* LBR_SELECT bits 8:0 (seed 000 Table 7; bit 9 EN_CALLSTACK is Haswell's, not modelled). */
+#define MODEL_LBR_SELECT_VALID	GENMASK_ULL(8, 0)
+#define MODEL_LBR_SELECT_CPL_EQ_0	BIT_ULL(0)
+#define MODEL_LBR_SELECT_CPL_NEQ_0	BIT_ULL(1)
+#define MODEL_LBR_MISPRED	BIT_ULL(63)	/* FROM (formats 3, 4) or LBR_INFO (5) */
+#define MODEL_LBR_MAX		32
+#define MODEL_CPUID_1_EDX_DS	BIT(21)
+#define MODEL_CPUID_1_ECX_DTES64	BIT(2)
 
 static struct {
 	bool init;
@@ -93,6 +117,9 @@ static struct {
 	uint64_t fixed[PMU_MODEL_MAX_FIXED], fixed_ctrl;
 	uint64_t global_ctrl, global_status, debugctl;
 	uint32_t lvtpc;
+	uint64_t ds_area, pebs_enable, data_cfg, ld_lat, frontend;
+	uint64_t lbr_select, lbr_from[MODEL_LBR_MAX], lbr_to[MODEL_LBR_MAX], lbr_info[MODEL_LBR_MAX];
+	unsigned lbr_tos;
 	/* Statistics. */
 	unsigned violations, faults, writes, lvtpc_writes, pmis, pmis_masked, eois;
 	unsigned lvtpc_after;		/* writes at the last LVTPC write */
@@ -129,6 +156,9 @@ struct pmu_model_config pmu_model_skylake(void)
 			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 3) |
 			PERF_CAP_FREEZE_WHILE_SMM | PERF_CAP_FW_WRITE,
 		.family = 6, .model = 0x5e, .smi_count = true,
+		/* SDM Vol. 4 Skylake tables: 32 LBR entries at 680H/6C0H, LBR_INFO at DC0H. */
+		.ds = true, .frontend = true,
+		.lbr_depth = 32, .lbr_from = 0x680, .lbr_to = 0x6c0, .lbr_info = 0xdc0, .lbr_select = true,
 	};
 }
 
@@ -141,6 +171,9 @@ struct pmu_model_config pmu_model_nehalem(void)
 		.perf_capabilities = MODEL_FIELD_PREP(PERF_CAP_LBR_FMT, 3) | PERF_CAP_PEBS_TRAP |
 			PERF_CAP_PEBS_ARCH_REG | MODEL_FIELD_PREP(PERF_CAP_PEBS_FORMAT, 1),
 		.family = 6, .model = 0x1a, .smi_count = true,
+		/* SDM Vol. 4 Nehalem tables: 16 LBR entries at 680H/6C0H, no LBR_INFO. */
+		.ds = true,
+		.lbr_depth = 16, .lbr_from = 0x680, .lbr_to = 0x6c0, .lbr_select = true,
 	};
 }
 
@@ -279,6 +312,21 @@ static bool full_width_writes(void)
 	return m.cfg.pdcm && (m.cfg.perf_capabilities & PERF_CAP_FW_WRITE);
 }
 
+static bool pebs_present(void)
+{
+	return m.cfg.ds && !m.cfg.pebs_unavailable;
+}
+
+static bool lbr_range(uint32_t msr, uint32_t first, unsigned *idx)
+{
+	unsigned depth = m.cfg.lbr_depth < MODEL_LBR_MAX ? m.cfg.lbr_depth : MODEL_LBR_MAX;
+
+	if (!depth || msr < first || msr >= first + depth)
+		return false;
+	*idx = msr - first;
+	return true;
+}
+
 /* Which register msr is in this configuration (K_NONE: it does not exist), and its index. */
 static enum msr_kind classify(uint32_t msr, unsigned *idx)
 {
@@ -309,8 +357,26 @@ static enum msr_kind classify(uint32_t msr, unsigned *idx)
 	case MSR_IA32_PERF_CAPABILITIES:	return m.cfg.pdcm ? K_PERF_CAP : K_NONE;
 	case MSR_IA32_DEBUGCTLMSR:		return K_DEBUGCTL;
 	case MSR_SMI_COUNT:			return m.cfg.smi_count ? K_SMI_COUNT : K_NONE;
-	default:				return K_NONE;
+	case MSR_IA32_MISC_ENABLE:		return K_MISC_ENABLE;
+	case MSR_IA32_DS_AREA:			return m.cfg.ds ? K_DS_AREA : K_NONE;
+	case MSR_IA32_PEBS_ENABLE:		return pebs_present() ? K_PEBS_ENABLE : K_NONE;
+	case MSR_PEBS_LD_LAT_THRESHOLD:		return pebs_present() ? K_PEBS_LD_LAT : K_NONE;
+	case MSR_PEBS_FRONTEND:			return pebs_present() && m.cfg.frontend ?
+						       K_PEBS_FRONTEND : K_NONE;
+	case MSR_PEBS_DATA_CFG:			return pebs_present() && (m.cfg.perf_capabilities &
+						       PERF_CAP_PEBS_BASELINE) ? K_PEBS_DATA_CFG : K_NONE;
+	case MSR_LBR_SELECT:			return m.cfg.lbr_depth && m.cfg.lbr_select ?
+						       K_LBR_SELECT : K_NONE;
+	case MSR_LASTBRANCH_TOS:		return m.cfg.lbr_depth ? K_LBR_TOS : K_NONE;
+	default:				break;
 	}
+	if (lbr_range(msr, m.cfg.lbr_from, idx))
+		return K_LBR_FROM;
+	if (lbr_range(msr, m.cfg.lbr_to, idx))
+		return K_LBR_TO;
+	if (m.cfg.lbr_info && lbr_range(msr, m.cfg.lbr_info, idx))
+		return K_LBR_INFO;
+	return K_NONE;
 }
 
 /* GLOBAL_CTRL / STATUS layout: the counters that exist. */
@@ -437,6 +503,21 @@ static bool msr_value(enum msr_kind k, unsigned i, uint64_t *val)
 	case K_PERF_CAP:	*val = m.cfg.perf_capabilities; return true;
 	case K_DEBUGCTL:	*val = m.debugctl; return true;
 	case K_SMI_COUNT:	*val = m.smi_count & MSR_SMI_COUNT_MASK; return true;
+	case K_MISC_ENABLE:
+		*val = (m.version ? MODEL_MISC_PERF_AVAIL : 0) |
+		       (!m.cfg.ds || m.cfg.bts_unavailable ? MODEL_MISC_BTS_UNAVAIL : 0) |
+		       (!m.cfg.ds || m.cfg.pebs_unavailable ? MODEL_MISC_PEBS_UNAVAIL : 0);
+		return true;
+	case K_DS_AREA:		*val = m.ds_area; return true;
+	case K_PEBS_ENABLE:	*val = m.pebs_enable; return true;
+	case K_PEBS_DATA_CFG:	*val = m.data_cfg; return true;
+	case K_PEBS_LD_LAT:	*val = m.ld_lat; return true;
+	case K_PEBS_FRONTEND:	*val = m.frontend; return true;
+	case K_LBR_SELECT:	*val = m.lbr_select; return true;
+	case K_LBR_TOS:		*val = m.lbr_tos; return true;
+	case K_LBR_FROM:	*val = m.lbr_from[i]; return true;
+	case K_LBR_TO:		*val = m.lbr_to[i]; return true;
+	case K_LBR_INFO:	*val = m.lbr_info[i]; return true;
 	case K_NONE:		break;
 	}
 	*val = 0;
@@ -469,12 +550,16 @@ bool pmu_model_poke(uint32_t msr, uint64_t v)
 	case K_STATUS:		m.global_status = v; return true;
 	case K_CTRL:		m.global_ctrl = v; return true;
 	case K_DEBUGCTL:	m.debugctl = v; return true;
+	case K_LBR_FROM:	m.lbr_from[i] = v; return true;
+	case K_LBR_TO:		m.lbr_to[i] = v; return true;
+	case K_LBR_INFO:	m.lbr_info[i] = v; return true;
+	case K_LBR_TOS:		m.lbr_tos = (unsigned)v % m.cfg.lbr_depth; return true;
 	case K_OVF_CTRL:
 	case K_STATUS_SET:
 	case K_INUSE:
 	case K_PERF_CAP:
 	case K_SMI_COUNT:
-	case K_NONE:		break;
+	default:		break;
 	}
 	return false;
 }
@@ -596,6 +681,64 @@ int hw_wrmsr(uint32_t msr, uint64_t val)
 			     (unsigned long long)val);
 	case K_SMI_COUNT:
 		return fault("wrmsr MSR_SMI_COUNT = 0x%llx: read-only", (unsigned long long)val);
+	case K_MISC_ENABLE:
+		return fault("wrmsr IA32_MISC_ENABLE = 0x%llx: the model keeps it read-only",
+			     (unsigned long long)val);
+	case K_DS_AREA:
+		m.ds_area = val;
+		break;
+	case K_PEBS_ENABLE: {
+		/* PEBS_EN_PMCx for each GP counter; bits 32 + x: load latency (before version
+		 * 5) or a fixed counter (adaptive PEBS). */
+		uint64_t ok = width_mask(m.num_gp) | width_mask(m.num_gp) << 32;
+
+		if (m.cfg.perf_capabilities & PERF_CAP_PEBS_BASELINE)
+			ok |= (uint64_t)m.fixed_present << 32;
+		if (val & ~ok)
+			return fault("wrmsr IA32_PEBS_ENABLE = 0x%llx: reserved bits 0x%llx",
+				     (unsigned long long)val, (unsigned long long)(val & ~ok));
+		m.pebs_enable = val;
+		break;
+	}
+	case K_PEBS_DATA_CFG:
+		if (val & ~(GENMASK_ULL(3, 0) | GENMASK_ULL(31, 24)))
+			return fault("wrmsr MSR_PEBS_DATA_CFG = 0x%llx: reserved bits",
+				     (unsigned long long)val);
+		m.data_cfg = val;
+		break;
+	case K_PEBS_LD_LAT:
+		if (val & ~GENMASK_ULL(15, 0))
+			return fault("wrmsr MSR_PEBS_LD_LAT_THRESHOLD = 0x%llx: bits above 15",
+				     (unsigned long long)val);
+		m.ld_lat = val;
+		break;
+	case K_PEBS_FRONTEND:
+		if (val & ~GENMASK_ULL(22, 0))
+			return fault("wrmsr MSR_PEBS_FRONTEND = 0x%llx: reserved bits",
+				     (unsigned long long)val);
+		m.frontend = val;
+		break;
+	case K_LBR_SELECT:
+		if (val & ~MODEL_LBR_SELECT_VALID)
+			return fault("wrmsr MSR_LBR_SELECT = 0x%llx: reserved bits",
+				     (unsigned long long)val);
+		m.lbr_select = val;
+		break;
+	case K_LBR_TOS:
+		if (val >= m.cfg.lbr_depth)
+			return fault("wrmsr MSR_LASTBRANCH_TOS = 0x%llx: past the %u entries",
+				     (unsigned long long)val, m.cfg.lbr_depth);
+		m.lbr_tos = (unsigned)val;
+		break;
+	case K_LBR_FROM:
+		m.lbr_from[i] = val;
+		break;
+	case K_LBR_TO:
+		m.lbr_to[i] = val;
+		break;
+	case K_LBR_INFO:
+		m.lbr_info[i] = val;
+		break;
 	case K_DEBUGCTL:
 		bad = val & ~debugctl_valid();
 		if (bad)
@@ -682,8 +825,9 @@ struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
 		break;
 	case MODEL_LEAF_FEATURES:
 		r.eax = signature(c->family, c->model);
-		r.ecx = c->pdcm ? CPUID_1_ECX_PDCM : 0;
-		r.edx = CPUID_1_EDX_TSC | CPUID_1_EDX_MSR | CPUID_1_EDX_APIC;
+		r.ecx = (c->pdcm ? CPUID_1_ECX_PDCM : 0) | (c->ds ? MODEL_CPUID_1_ECX_DTES64 : 0);
+		r.edx = CPUID_1_EDX_TSC | CPUID_1_EDX_MSR | CPUID_1_EDX_APIC |
+			(c->ds ? MODEL_CPUID_1_EDX_DS : 0);
 		break;
 	case MODEL_LEAF_EXT_FEATURES:
 		if (subleaf == 0)
@@ -968,6 +1112,32 @@ void pmu_model_count(uint8_t event, uint8_t umask, uint64_t count, int cpl)
 	if (pmi)
 		pmi_request();
 }
+
+void pmu_model_branch(uint64_t from, uint64_t to, enum pmu_model_branch_kind kind, int cpl,
+		      bool mispred)
+{
+	unsigned fmt = (unsigned)MODEL_FIELD_GET(PERF_CAP_LBR_FMT, m.cfg.perf_capabilities);
+	unsigned t;
+
+	ensure_init();
+	if (!m.cfg.lbr_depth || !(m.debugctl & DEBUGCTLMSR_LBR))
+		return;
+	if (m.version >= 4 && (m.global_status & GLOBAL_STATUS_LBRS_FROZEN))
+		return;
+	if (m.cfg.lbr_select && ((m.lbr_select & BIT_ULL(kind)) ||
+	    (cpl == 0 && (m.lbr_select & MODEL_LBR_SELECT_CPL_EQ_0)) ||
+	    (cpl > 0 && (m.lbr_select & MODEL_LBR_SELECT_CPL_NEQ_0))))
+		return;
+	t = m.lbr_tos = (m.lbr_tos + 1) % m.cfg.lbr_depth;
+	m.lbr_from[t] = from | ((fmt == 3 || fmt == 4) && mispred ? MODEL_LBR_MISPRED : 0);
+	m.lbr_to[t] = to;
+	if (m.cfg.lbr_info)
+		m.lbr_info[t] = mispred ? MODEL_LBR_MISPRED : 0;
+}
+
+uint64_t pmu_model_lbr_from(unsigned i) { return i < MODEL_LBR_MAX ? m.lbr_from[i] : 0; }
+uint64_t pmu_model_lbr_to(unsigned i) { return i < MODEL_LBR_MAX ? m.lbr_to[i] : 0; }
+unsigned pmu_model_lbr_tos(void) { return m.lbr_tos; }
 
 void pmu_model_retire(uint64_t insns, int cpl)
 {

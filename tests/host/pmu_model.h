@@ -42,6 +42,18 @@ struct pmu_model_config {
 	bool amd;			/* CPUID.0 vendor AuthenticAMD instead of GenuineIntel */
 	bool smi_count;			/* MSR_SMI_COUNT (34H) exists (SDM Vol. 4: Nehalem and
 					 * later, Silvermont and later) */
+	/* Debug store (SDM Vol. 3B 17.4.9): CPUID.1:EDX.DS and ECX.DTES64, IA32_MISC_ENABLE,
+	 * IA32_DS_AREA, IA32_PEBS_ENABLE, MSR_PEBS_LD_LAT_THRESHOLD, MSR_PEBS_FRONTEND (with
+	 * `frontend`), MSR_PEBS_DATA_CFG (PERF_CAPABILITIES[14]). */
+	bool ds;
+	bool bts_unavailable, pebs_unavailable;	/* IA32_MISC_ENABLE bits 11, 12 */
+	bool frontend;
+	/* The model-specific LBR stack (SDM Vol. 3B 17.4.8; Vol. 4 per family): depth 0 for
+	 * none; its FROM/TO/INFO MSRs (info 0: none), MSR_LASTBRANCH_TOS, MSR_LBR_SELECT. The
+	 * record format is PERF_CAPABILITIES[5:0]. */
+	unsigned lbr_depth;
+	uint32_t lbr_from, lbr_to, lbr_info;
+	bool lbr_select;
 };
 
 /*
@@ -153,6 +165,24 @@ unsigned pmu_model_handler_calls(void);
  */
 void pmu_model_smi(uint64_t insns);
 uint64_t pmu_model_smis(void);
+
+/*
+ * A retired taken branch of `kind` (seed 000 Table 7's order) ending at privilege level cpl:
+ * recorded in the LBR stack when IA32_DEBUGCTL.LBR is set, version 4's LBR_FRZ (GLOBAL_STATUS
+ * bit 58) is clear and MSR_LBR_SELECT does not drop its kind or level. The TOS advances
+ * (modulo the depth) and the entry takes from/to with the mispredicted flag where the format
+ * has one (3, 4: FROM[63]; 5: LBR_INFO[63]).
+ */
+enum pmu_model_branch_kind {
+	PMU_MODEL_BR_JCC = 2, PMU_MODEL_BR_REL_CALL, PMU_MODEL_BR_IND_CALL, PMU_MODEL_BR_RET,
+	PMU_MODEL_BR_IND_JMP, PMU_MODEL_BR_REL_JMP, PMU_MODEL_BR_FAR,
+};
+void pmu_model_branch(uint64_t from, uint64_t to, enum pmu_model_branch_kind kind, int cpl,
+		      bool mispred);
+/* Raw LBR entry i (not an access) and the TOS. */
+uint64_t pmu_model_lbr_from(unsigned i);
+uint64_t pmu_model_lbr_to(unsigned i);
+unsigned pmu_model_lbr_tos(void);
 
 /* Noise, as interrupts and SMIs add on real parts: every pmu_model_count() call adds a
  * pseudo-random 0..max (seeded, repeatable) to its count. max 0: none (reset). */

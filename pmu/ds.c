@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/* The debug store: availability, the save area's layout and checks, BTS records, MSRs. */
+#include "pmu/ds.h"
+#include "arch/x86/hw.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+
+const char *ds_unavailable(const struct pmu_caps *p, bool force)
+{
+	if (force)
+		return NULL;
+	if (pmu_caps_unavailable_reason(p, false))
+		return pmu_caps_unavailable_reason(p, false);
+	if (!p->dsc.ds)
+		return "no debug store: CPUID.01H:EDX.DS[21]=0";
+	if (!p->dsc.dtes64)
+		return "no 64-bit DS save area: CPUID.01H:ECX.DTES64[2]=0";
+	return NULL;
+}
+
+const char *bts_unavailable(const struct pmu_caps *p, bool force)
+{
+	if (force)
+		return NULL;
+	if (ds_unavailable(p, false))
+		return ds_unavailable(p, false);
+	if (!p->dsc.has_misc_enable)
+		return "IA32_MISC_ENABLE (1A0H) could not be read: BTS availability unknown";
+	if (p->dsc.bts_unavailable)
+		return "no branch trace store: IA32_MISC_ENABLE.BTS_UNAVAILABLE[11]=1";
+	return NULL;
+}
+
+const char *pebs_unavailable(const struct pmu_caps *p, bool force)
+{
+	static char why[160];
+
+	if (force)
+		return NULL;
+	if (ds_unavailable(p, false))
+		return ds_unavailable(p, false);
+	if (!p->dsc.has_misc_enable)
+		return "IA32_MISC_ENABLE (1A0H) could not be read: PEBS availability unknown";
+	if (p->dsc.pebs_unavailable)
+		return "no PEBS: IA32_MISC_ENABLE.PEBS_UNAVAILABLE[12]=1";
+	if (!p->pdcm)
+		return "no IA32_PERF_CAPABILITIES (CPUID.01H:ECX.PDCM[15]=0): the PEBS record format "
+		       "is unknown";
+	if (!p->has_perf_caps)
+		return "IA32_PERF_CAPABILITIES could not be read: the PEBS record format is unknown";
+	if (p->pebs_format > 5) {
+		fmt_snprintf(why, sizeof(why), "PEBS record format %u (IA32_PERF_CAPABILITIES[11:8]) "
+			     "is not one pmuboot decodes (0-5)", p->pebs_format);
+		return why;
+	}
+	return NULL;
+}
+
+int ds_reset_slot(const struct pmu_caps *p, bool fixed, unsigned idx)
+{
+	if (!fixed)
+		return idx < (p->pebs_format >= 5 ? DS_FMT5_FIXED_SLOT : DS_FMT4_FIXED_SLOT) ?
+		       (int)idx : -1;
+	if (p->pebs_format == 4 && idx < DS_FMT5_FIXED_SLOT - DS_FMT4_FIXED_SLOT)
+		return DS_FMT4_FIXED_SLOT + (int)idx;
+	if (p->pebs_format >= 5 && idx < DS_RESET_SLOTS - DS_FMT5_FIXED_SLOT)
+		return DS_FMT5_FIXED_SLOT + (int)idx;
+	return -1;
+}
+
+/* Common to both buffers: base, size, records, threshold. */
+static int setup(uint64_t *fields, uint64_t base, uint64_t bytes, unsigned rec,
+		 unsigned threshold_records, const char *what, char *err, size_t errlen)
+{
+	uint64_t records;
+
+	if (base & 7) {
+		fmt_snprintf(err, errlen, "%s buffer base 0x%llx is not 8-byte aligned", what,
+			     (unsigned long long)base);
+		return -1;
+	}
+	if (rec == 0 || rec % 8) {
+		fmt_snprintf(err, errlen, "%s record size %u is not a positive multiple of 8", what,
+			     rec);
+		return -1;
+	}
+	records = bytes / rec;
+	if (records == 0) {
+		fmt_snprintf(err, errlen, "%s buffer of %llu bytes holds no %u-byte record", what,
+			     (unsigned long long)bytes, rec);
+		return -1;
+	}
+	if (threshold_records > records) {
+		fmt_snprintf(err, errlen, "%s interrupt threshold of %u records is beyond the "
+			     "maximum of %llu", what, threshold_records, (unsigned long long)records);
+		return -1;
+	}
+	fields[0] = base;
+	fields[1] = base;
+	fields[2] = base + records * rec;
+	/* 0: the interrupt only once the buffer is full. */
+	fields[3] = threshold_records ? base + (uint64_t)threshold_records * rec : fields[2];
+	return 0;
+}
+
+int ds_setup_pebs(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned record_size,
+		  unsigned threshold_records, char *err, size_t errlen)
+{
+	uint64_t f[4];
+
+	if (setup(f, base, bytes, record_size, threshold_records, "PEBS", err, errlen))
+		return -1;
+	ds->pebs_buffer_base = f[0];
+	ds->pebs_index = f[1];
+	ds->pebs_absolute_maximum = f[2];
+	ds->pebs_interrupt_threshold = f[3];
+	return 0;
+}
+
+int ds_setup_bts(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned threshold_records,
+		 char *err, size_t errlen)
+{
+	uint64_t f[4];
+
+	if (setup(f, base, bytes, sizeof(struct bts_record), threshold_records, "BTS", err,
+		  errlen))
+		return -1;
+	ds->bts_buffer_base = f[0];
+	ds->bts_index = f[1];
+	ds->bts_absolute_maximum = f[2];
+	ds->bts_interrupt_threshold = f[3];
+	return 0;
+}
+
+static int check(const uint64_t *fields, uint64_t buf, uint64_t bytes, unsigned rec,
+		 const char *what, char *err, size_t errlen)
+{
+	uint64_t base = fields[0], index = fields[1], max = fields[2], thr = fields[3];
+
+	if (base != buf) {
+		fmt_snprintf(err, errlen, "%s buffer base 0x%llx is not the buffer given (0x%llx)",
+			     what, (unsigned long long)base, (unsigned long long)buf);
+		return -1;
+	}
+	if (base & 7) {
+		fmt_snprintf(err, errlen, "%s buffer base 0x%llx is not 8-byte aligned", what,
+			     (unsigned long long)base);
+		return -1;
+	}
+	if (max < base || max - base > bytes) {
+		fmt_snprintf(err, errlen, "%s absolute maximum 0x%llx is outside the %llu-byte "
+			     "buffer at 0x%llx", what, (unsigned long long)max,
+			     (unsigned long long)bytes, (unsigned long long)base);
+		return -1;
+	}
+	if (index < base || index > max) {
+		fmt_snprintf(err, errlen, "%s index 0x%llx is outside [base 0x%llx, absolute maximum "
+			     "0x%llx]", what, (unsigned long long)index, (unsigned long long)base,
+			     (unsigned long long)max);
+		return -1;
+	}
+	if (rec && ((index - base) % rec || (max - base) % rec)) {
+		fmt_snprintf(err, errlen, "%s index 0x%llx or maximum 0x%llx is not on a %u-byte "
+			     "record boundary from base 0x%llx", what, (unsigned long long)index,
+			     (unsigned long long)max, rec, (unsigned long long)base);
+		return -1;
+	}
+	if (thr <= base) {
+		fmt_snprintf(err, errlen, "%s interrupt threshold 0x%llx is not above the base 0x%llx",
+			     what, (unsigned long long)thr, (unsigned long long)base);
+		return -1;
+	}
+	if (thr > max) {
+		fmt_snprintf(err, errlen, "%s interrupt threshold 0x%llx is past the absolute maximum "
+			     "0x%llx", what, (unsigned long long)thr, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+int ds_check_pebs(const struct ds_area *ds, uint64_t buf, uint64_t bytes, unsigned record_size,
+		  char *err, size_t errlen)
+{
+	const uint64_t f[4] = { ds->pebs_buffer_base, ds->pebs_index, ds->pebs_absolute_maximum,
+				ds->pebs_interrupt_threshold };
+
+	return check(f, buf, bytes, record_size, "PEBS", err, errlen);
+}
+
+int ds_check_bts(const struct ds_area *ds, uint64_t buf, uint64_t bytes, char *err,
+		 size_t errlen)
+{
+	const uint64_t f[4] = { ds->bts_buffer_base, ds->bts_index, ds->bts_absolute_maximum,
+				ds->bts_interrupt_threshold };
+
+	return check(f, buf, bytes, sizeof(struct bts_record), "BTS", err, errlen);
+}
+
+int bts_records(const struct ds_area *ds, const void *mem, uint64_t buf, uint64_t bytes,
+		struct bts_record *out, unsigned max, unsigned *n, char *err, size_t errlen)
+{
+	uint64_t count;
+
+	*n = 0;
+	if (ds_check_bts(ds, buf, bytes, err, errlen))
+		return -1;
+	count = (ds->bts_index - ds->bts_buffer_base) / sizeof(struct bts_record);
+	for (uint64_t i = 0; i < count && i < max; i++) {
+		memcpy(&out[i], (const uint8_t *)mem + i * sizeof(struct bts_record),
+		       sizeof(struct bts_record));
+		*n = (unsigned)(i + 1);
+	}
+	return 0;
+}
+
+int ds_area_write(uint64_t linear)
+{
+	return hw_wrmsr(MSR_IA32_DS_AREA, linear);
+}
+
+int pebs_enable_write(uint64_t mask)
+{
+	return hw_wrmsr(MSR_IA32_PEBS_ENABLE, mask);
+}
+
+int pebs_enable_read(uint64_t *mask)
+{
+	return hw_rdmsr(MSR_IA32_PEBS_ENABLE, mask);
+}
+
+int pebs_data_cfg_write(uint64_t cfg)
+{
+	return hw_wrmsr(MSR_PEBS_DATA_CFG, cfg);
+}
+
+int pebs_ld_lat_write(uint64_t threshold)
+{
+	return hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, threshold);
+}
+
+int pebs_frontend_write(uint64_t v)
+{
+	return hw_wrmsr(MSR_PEBS_FRONTEND, v);
+}
+
+bool pebs_has_ld_lat(const struct pmu_caps *p)
+{
+	switch (p->uarch) {
+	case UARCH_UNKNOWN: case UARCH_CORE2: case UARCH_BONNELL: case UARCH_SALTWELL:
+	case UARCH_SILVERMONT: case UARCH_AIRMONT: case UARCH_KNIGHTS_LANDING:
+	case UARCH_KNIGHTS_MILL:
+		return false;
+	default:
+		return p->pebs_format >= 1;
+	}
+}
+
+bool pebs_has_frontend(const struct pmu_caps *p)
+{
+	switch (p->uarch) {
+	case UARCH_SKYLAKE: case UARCH_SKYLAKE_X: case UARCH_KABY_LAKE: case UARCH_CANNON_LAKE:
+	case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X: case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE:
+	case UARCH_SAPPHIRE_RAPIDS: case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
+		return p->pebs_format >= 3;
+	default:
+		return false;	/* hybrid parts: per core type, not yet */
+	}
+}
+
+int ds_save(const struct pmu_caps *p, struct ds_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (ds_unavailable(p, false))
+		return 0;
+	s->has_ds_area = hw_rdmsr(MSR_IA32_DS_AREA, &s->ds_area) == 0;
+	if (!pebs_unavailable(p, false)) {
+		s->has_pebs_enable = hw_rdmsr(MSR_IA32_PEBS_ENABLE, &s->pebs_enable) == 0;
+		if (p->dsc.pebs_baseline)
+			s->has_data_cfg = hw_rdmsr(MSR_PEBS_DATA_CFG, &s->data_cfg) == 0;
+		if (pebs_has_ld_lat(p))
+			s->has_ld_lat = hw_rdmsr(MSR_PEBS_LD_LAT_THRESHOLD, &s->ld_lat) == 0;
+		if (pebs_has_frontend(p))
+			s->has_frontend = hw_rdmsr(MSR_PEBS_FRONTEND, &s->frontend) == 0;
+	}
+	s->saved = true;
+	return 0;
+}
+
+int ds_restore(const struct pmu_caps *p, const struct ds_state *s)
+{
+	int r = 0;
+
+	(void)p;
+	if (!s->saved)
+		return 0;
+	if (s->has_pebs_enable)
+		r |= hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	if (s->has_data_cfg)
+		r |= hw_wrmsr(MSR_PEBS_DATA_CFG, s->data_cfg);
+	if (s->has_ld_lat)
+		r |= hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, s->ld_lat);
+	if (s->has_frontend)
+		r |= hw_wrmsr(MSR_PEBS_FRONTEND, s->frontend);
+	if (s->has_ds_area)
+		r |= hw_wrmsr(MSR_IA32_DS_AREA, s->ds_area);
+	if (s->has_pebs_enable)
+		r |= hw_wrmsr(MSR_IA32_PEBS_ENABLE, s->pebs_enable);
+	return r ? X86_TRAP_GP : 0;
+}
+
+int ds_quiesce(const struct pmu_caps *p)
+{
+	int r = 0;
+
+	if (pebs_unavailable(p, false))
+		return 0;
+	r |= hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	if (p->dsc.pebs_baseline)
+		r |= hw_wrmsr(MSR_PEBS_DATA_CFG, 0);
+	return r ? X86_TRAP_GP : 0;
+}
