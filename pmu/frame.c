@@ -2,19 +2,27 @@
 /* Slot addressing for the PMU measurement frame. */
 #include "pmu/frame.h"
 #include "lib/oracle_tag.h"
+#include "arch/x86/msr.h"
 
 #define PMU_FRAME_SLOT_SIZE	128
 
 extern char pmu_frame_slots[], pmu_frame_slot0_call[], pmu_frame_slot0_return[];
 
-typedef void (*slot_fn)(pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable);
+typedef void (*slot_fn)(pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable,
+			uint32_t msr);
 
-void pmu_frame_run(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable)
+void pmu_frame_run_msr(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint32_t msr,
+		       uint64_t enable)
 {
 	slot_fn f = (slot_fn)(uintptr_t)(pmu_frame_slots +
 		PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS));
 
-	f(w, n, arg, enable);
+	f(w, n, arg, enable, msr);
+}
+
+void pmu_frame_run(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable)
+{
+	pmu_frame_run_msr(slot, w, n, arg, MSR_CORE_PERF_GLOBAL_CTRL, enable);
 }
 
 uint64_t pmu_frame_call_site(unsigned slot)

@@ -16,6 +16,10 @@ typedef void (*pmu_workload_fn)(uint64_t n, void *arg);
 /* Runs w(n, arg) in slot `slot` (0..255) with IA32_PERF_GLOBAL_CTRL = enable during it and
  * 0 after. Interrupts must be disabled; GLOBAL_CTRL must exist (PMU version 2+). */
 void pmu_frame_run(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable);
+/* The same frame around another MSR: msr = enable before the call, 0 after it (DEBUGCTL with
+ * LBR set, IA32_LBR_CTL, IA32_PEBS_ENABLE, ...). The counted window is the same. */
+void pmu_frame_run_msr(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, uint32_t msr,
+		       uint64_t enable);
 /* The slot's CALL and the return address it pushes (for predicted branch records). */
 uint64_t pmu_frame_call_site(unsigned slot);
 uint64_t pmu_frame_return_site(unsigned slot);

@@ -2,17 +2,21 @@
 /*
  * The PMU measurement frame, 256 slots of 128 bytes (one per oracle region id):
  *
- *   void pmu_frame_slot_N(workload w, uint64_t n, void *arg, uint64_t enable)
+ *   void pmu_frame_slot_N(workload w, uint64_t n, void *arg, uint64_t enable, uint32_t msr)
  *
- *     w -> r11, n -> rdi, arg -> rsi, enable -> edx:eax, ecx = IA32_PERF_GLOBAL_CTRL
+ *     push rbx; ebx = msr (callee-saved: it survives the workload)
+ *     w -> r11, n -> rdi, arg -> rsi, enable -> edx:eax, ecx = msr
  *     lfence
  *     nopl START|N             oracle region N begins
- *     wrmsr                    GLOBAL_CTRL = enable: counting starts
+ *     wrmsr                    msr = enable: counting (or recording) starts
  *     call *r11                w(n, arg)
- *     mov $GLOBAL_CTRL, ecx; xor eax; xor edx
- *     wrmsr                    GLOBAL_CTRL = 0: counting stops
+ *     mov ebx, ecx; xor eax; xor edx
+ *     wrmsr                    msr = 0: it stops
  *     nopl END|N               oracle region N ends
- *     lfence; ret
+ *     lfence; pop rbx; ret
+ *
+ * msr is IA32_PERF_GLOBAL_CTRL for counting, IA32_DEBUGCTL or IA32_LBR_CTL for branch
+ * recording, IA32_PEBS_ENABLE for precise sampling.
  *
  * Inside the counted window the frame adds 4 instructions to the workload: the CALL,
  * MOV, XOR, XOR (PMU_FRAME_INSNS); whether the two WRMSRs themselves are counted is the
@@ -22,11 +26,12 @@
  */
 #include "lib/oracle_tag.h"
 
-#define MSR_CORE_PERF_GLOBAL_CTRL 0x38f	/* arch/x86/msr.h */
 #define SLOT_SIZE 128
 
 .macro SLOT id
 	.org	pmu_frame_slots + SLOT_SIZE * \id, 0xcc
+	pushq	%rbx
+	movl	%r8d, %ebx
 	movq	%rdi, %r11
 	movq	%rdx, %r8
 	movq	%rcx, %rax
@@ -34,7 +39,7 @@
 	shrq	$32, %rdx
 	movq	%rsi, %rdi
 	movq	%r8, %rsi
-	movl	$MSR_CORE_PERF_GLOBAL_CTRL, %ecx
+	movl	%ebx, %ecx
 	lfence
 	MARKER	ORACLE_KIND_START, \id
 	wrmsr
@@ -47,12 +52,13 @@ pmu_frame_slot0_call:
 	.globl	pmu_frame_slot0_return
 pmu_frame_slot0_return:
 	.endif
-	movl	$MSR_CORE_PERF_GLOBAL_CTRL, %ecx
+	movl	%ebx, %ecx
 	xorl	%eax, %eax
 	xorl	%edx, %edx
 	wrmsr
 	MARKER	ORACLE_KIND_END, \id
 	lfence
+	popq	%rbx
 	ret
 .endm
 

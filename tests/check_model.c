@@ -98,6 +98,8 @@ static const struct kernel_case cases[] = {
 	{ "bigcode", &kernel_bigcode_desc, NULL, 0, 0, 0, { 1, 3 } },
 	{ "iret_loop", &kernel_iret_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
 	{ "cpuid_loop", &kernel_cpuid_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "regs_loop", &kernel_regs_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "branch_mix", &kernel_branch_mix_desc, setup_lines, 0, 0, 0, { 1, 1000 } },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

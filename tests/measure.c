@@ -35,7 +35,7 @@ void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64
 	c->lines += 1;
 	c->pages += 1;
 	exec_taken(c, pmu_frame ? pmu_frame_call_site(slot) : frame_call_site(slot),
-		   (uint64_t)(uintptr_t)k->fn);
+		   (uint64_t)(uintptr_t)k->fn, LBR_KIND_IND_CALL);
 	k->predict(n, arg, pmu_frame ? pmu_frame_return_site(slot) : frame_return_site(slot), c);
 
 	/* oracle-fault=: deliberately wrong models, for the harness's negative test. */
@@ -136,6 +136,20 @@ struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *
 	uint64_t t0 = rdtsc();
 
 	pmu_frame_run(r.id, k->fn, n, arg, enable);
+	r.tsc = rdtsc() - t0;
+	irq_restore(flags);
+	predict_and_print(FRAME_PMU, k, n, arg, &r);
+	return r;
+}
+
+struct region measure_kernel_msr(const struct kernel_desc *k, uint64_t n, void *arg, uint32_t msr,
+				 uint64_t enable)
+{
+	struct region r = next_region();
+	uint64_t flags = irq_save();
+	uint64_t t0 = rdtsc();
+
+	pmu_frame_run_msr(r.id, k->fn, n, arg, msr, enable);
 	r.tsc = rdtsc() - t0;
 	irq_restore(flags);
 	predict_and_print(FRAME_PMU, k, n, arg, &r);

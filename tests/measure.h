@@ -35,6 +35,10 @@ struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg)
 struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
 				 uint64_t enable);
 
+/* measure_kernel_pmu() with the frame writing msr (enable before the call, 0 after). */
+struct region measure_kernel_msr(const struct kernel_desc *k, uint64_t n, void *arg, uint32_t msr,
+				 uint64_t enable);
+
 /*
  * The same run without the frame: GLOBAL_CTRL = enable around a direct call of k->fn(n, arg),
  * interrupts disabled, no oracle region (id and seq 0, nothing printed). For runs an NMI

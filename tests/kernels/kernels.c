@@ -29,10 +29,11 @@ uint64_t frame_return_site(unsigned slot)
 	return (uint64_t)(uintptr_t)frame_slot0_return + FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS);
 }
 
-void exec_taken(struct exec_counts *c, uint64_t from, uint64_t to)
+void exec_taken(struct exec_counts *c, uint64_t from, uint64_t to, enum lbr_kind kind)
 {
 	c->lbr[c->lbr_head].from = from;
 	c->lbr[c->lbr_head].to = to;
+	c->lbr[c->lbr_head].kind = kind;
 	c->lbr_head = (c->lbr_head + 1) % LBR_DEPTH;
 	if (c->lbr_count < LBR_DEPTH)
 		c->lbr_count++;
@@ -73,8 +74,8 @@ static void loop_common(uint64_t n, const void *jnz, const void *top, const void
 	c->rets += 1;
 	c->loads += 1;
 	for (uint64_t i = first_visible(n); i + 1 < n; i++)
-		exec_taken(c, addr(jnz), addr(top));
-	exec_taken(c, addr(ret), ret_to);
+		exec_taken(c, addr(jnz), addr(top), LBR_KIND_JCC);
+	exec_taken(c, addr(ret), ret_to, LBR_KIND_RET);
 }
 
 #define LOOP_KERNEL_SYMS(name) \
@@ -110,6 +111,9 @@ ARITH_MODEL(kernel_div_loop, 12, 4);
 /* cpuid.S */
 LOOP_KERNEL_SYMS(kernel_cpuid_loop);
 ARITH_MODEL(kernel_cpuid_loop, 5, 4);
+/* loop.S */
+LOOP_KERNEL_SYMS(kernel_regs_loop);
+ARITH_MODEL(kernel_regs_loop, 5, 5);
 
 /* far.S */
 void kernel_iret_loop(uint64_t n, void *arg);
@@ -150,11 +154,12 @@ static void predict_iret_loop(uint64_t n, const void *arg, uint64_t ret_to, stru
 	c->pages += 1;
 	iret_descriptors(c);
 	for (uint64_t i = first_visible(n); i < n; i++) {
-		exec_taken(c, addr(kernel_iret_loop_iret), addr(kernel_iret_loop_back));
+		exec_taken(c, addr(kernel_iret_loop_iret), addr(kernel_iret_loop_back), LBR_KIND_FAR);
 		if (i + 1 < n)
-			exec_taken(c, addr(kernel_iret_loop_jnz), addr(kernel_iret_loop_top));
+			exec_taken(c, addr(kernel_iret_loop_jnz), addr(kernel_iret_loop_top),
+				   LBR_KIND_JCC);
 	}
-	exec_taken(c, addr(kernel_iret_loop_ret), ret_to);
+	exec_taken(c, addr(kernel_iret_loop_ret), ret_to, LBR_KIND_RET);
 }
 
 const struct kernel_desc kernel_iret_loop_desc = {
@@ -328,13 +333,13 @@ static void branch_iteration(struct exec_counts *c, bool taken, const char *jcc,
 {
 	if (taken) {
 		c->cond_taken++;
-		exec_taken(c, addr(jcc), addr(skip));
+		exec_taken(c, addr(jcc), addr(skip), LBR_KIND_JCC);
 	} else {
 		c->cond_not_taken++;
 		c->insns++;		/* the NOP it falls through */
 	}
 	if (!last)
-		exec_taken(c, addr(jnz), addr(top));
+		exec_taken(c, addr(jnz), addr(top), LBR_KIND_JCC);
 }
 
 static void predict_branch_pattern(uint64_t n, const void *arg, uint64_t ret_to,
@@ -352,7 +357,7 @@ static void predict_branch_pattern(uint64_t n, const void *arg, uint64_t ret_to,
 	c->cond_not_taken += 1;
 	c->rets += 1;
 	c->loads += 1;
-	exec_taken(c, addr(kernel_branch_pattern_ret), ret_to);
+	exec_taken(c, addr(kernel_branch_pattern_ret), ret_to, LBR_KIND_RET);
 }
 
 const struct kernel_desc kernel_branch_pattern_desc = {
@@ -377,10 +382,62 @@ static void predict_branch_lfsr(uint64_t n, const void *arg, uint64_t ret_to,
 	c->cond_not_taken += 1;
 	c->rets += 1;
 	c->loads += 1;
-	exec_taken(c, addr(kernel_branch_lfsr_ret), ret_to);
+	exec_taken(c, addr(kernel_branch_lfsr_ret), ret_to, LBR_KIND_RET);
 }
 
 const struct kernel_desc kernel_branch_lfsr_desc = {
 	.name = "branch_lfsr", .fn = kernel_branch_lfsr, .predict = predict_branch_lfsr,
 	.insns_per_iter = 10,
+};
+
+/* --- mix.S ---------------------------------------------------------------------------- */
+
+void kernel_branch_mix(uint64_t n, void *arg);
+extern const char kernel_branch_mix_top[], kernel_branch_mix_jmp_ind[],
+	kernel_branch_mix_ind_target[], kernel_branch_mix_call_ind[],
+	kernel_branch_mix_after_call_ind[], kernel_branch_mix_jnz[], kernel_branch_mix_ret[],
+	kernel_branch_mix_fn[];
+
+static void predict_branch_mix(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	/* The kernel stored its entry rsp in *arg (the frame's return address sits at rsp);
+	 * its CALLs push their return addresses at rsp - 8. Lines are counted apart from the
+	 * frame's, which measure.c already holds: the arg quadword's, and the push's when it
+	 * falls in another line than rsp's. */
+	uint64_t rsp = *(const uint64_t *)arg;
+
+	c->insns += 5 + 8 * n;
+	c->jumps += 2 * n;
+	c->calls += 2 * n;
+	c->rets += 2 * n + 1;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->stores += 1 + 2 * n;
+	c->loads += 1 + 2 * n;
+	c->lines += 1 + (((rsp - 8) >> 6) != (rsp >> 6));
+	c->pages += 1 + (((rsp - 8) >> 12) != (rsp >> 12));	/* arg's page is not the stack's */
+	/* 7 taken branches an iteration: the last 6 iterations fill the ring. */
+	for (uint64_t i = n > 6 ? n - 6 : 0; i < n; i++) {
+		exec_taken(c, addr(kernel_branch_mix_top), addr(kernel_branch_mix_jmp_ind),
+			   LBR_KIND_REL_JMP);
+		exec_taken(c, addr(kernel_branch_mix_jmp_ind), addr(kernel_branch_mix_ind_target),
+			   LBR_KIND_IND_JMP);
+		exec_taken(c, addr(kernel_branch_mix_ind_target), addr(kernel_branch_mix_fn),
+			   LBR_KIND_REL_CALL);
+		exec_taken(c, addr(kernel_branch_mix_fn), addr(kernel_branch_mix_call_ind),
+			   LBR_KIND_RET);
+		exec_taken(c, addr(kernel_branch_mix_call_ind), addr(kernel_branch_mix_fn),
+			   LBR_KIND_IND_CALL);
+		exec_taken(c, addr(kernel_branch_mix_fn), addr(kernel_branch_mix_after_call_ind),
+			   LBR_KIND_RET);
+		if (i + 1 < n)
+			exec_taken(c, addr(kernel_branch_mix_jnz), addr(kernel_branch_mix_top),
+				   LBR_KIND_JCC);
+	}
+	exec_taken(c, addr(kernel_branch_mix_ret), ret_to, LBR_KIND_RET);
+}
+
+const struct kernel_desc kernel_branch_mix_desc = {
+	.name = "branch_mix", .fn = kernel_branch_mix, .predict = predict_branch_mix,
+	.insns_per_iter = 8,
 };

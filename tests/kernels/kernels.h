@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "pmu/lbr.h"
 
 /* Every kernel: k(n, arg), n >= 1, System V ABI, touches no callee-saved register. */
 typedef void (*kernel_fn)(uint64_t n, void *arg);
@@ -19,6 +20,7 @@ typedef void (*kernel_fn)(uint64_t n, void *arg);
 
 struct branch_rec {
 	uint64_t from, to;
+	enum lbr_kind kind;	/* how LBR_SELECT sorts it */
 };
 
 /* What one region executes; also what the oracle plugin reports. */
@@ -33,8 +35,8 @@ struct exec_counts {
 	struct branch_rec lbr[LBR_DEPTH];	/* ring of the last taken branches */
 };
 
-/* Records a taken branch in the ring. */
-void exec_taken(struct exec_counts *c, uint64_t from, uint64_t to);
+/* Records a taken branch of `kind` in the ring. */
+void exec_taken(struct exec_counts *c, uint64_t from, uint64_t to, enum lbr_kind kind);
 /* The ring, oldest first, into out[]; returns how many. */
 unsigned exec_lbr(const struct exec_counts *c, struct branch_rec out[LBR_DEPTH]);
 
@@ -61,6 +63,16 @@ extern const struct kernel_desc kernel_store_plain_desc;
 extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
 extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
+extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
+extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
+
+/* kernel_regs_loop and its labels, for placing a PEBS record's IP. */
+void kernel_regs_loop(uint64_t n, void *arg);
+extern char kernel_regs_loop_top[], kernel_regs_loop_jnz[], kernel_regs_loop_ret[];
+/* kernel_branch_mix's argument: the kernel stores its entry stack pointer there. */
+struct branch_mix {
+	uint64_t rsp;
+};
 
 void kernel_loop4(uint64_t n, void *arg);
 

@@ -23,4 +23,32 @@ kernel_loop4_jnz:
 kernel_loop4_ret:
 	ret
 
+/*
+ * kernel_regs_loop(n, arg): a loop whose registers say which instruction retired last, for
+ * checking the state a PEBS record captures. Exact model (kernel_regs_loop_desc):
+ *   fixed: mov, xor, xor, xor (rcx = n, rax = rdx = r8 = 0) and ret = 5 instructions; ret is
+ *          1 return and 1 load;
+ *   per iteration: inc rax, inc rdx, inc r8, dec rcx, jnz = 5 instructions, 1 conditional
+ *          branch (taken on all but the last iteration), 0 loads, 0 stores.
+ * After k whole iterations and j more instructions of the next (j < 5): rax = k + (j >= 1),
+ * rdx = k + (j >= 2), r8 = k + (j >= 3), rcx = n - k - (j >= 4).
+ */
+	.globl	kernel_regs_loop, kernel_regs_loop_top, kernel_regs_loop_jnz
+	.globl	kernel_regs_loop_ret
+	.balign	64
+kernel_regs_loop:
+	movq	%rdi, %rcx
+	xorl	%eax, %eax
+	xorl	%edx, %edx
+	xorl	%r8d, %r8d
+kernel_regs_loop_top:
+	incq	%rax
+	incq	%rdx
+	incq	%r8
+	decq	%rcx
+kernel_regs_loop_jnz:
+	jnz	kernel_regs_loop_top
+kernel_regs_loop_ret:
+	ret
+
 	.section .note.GNU-stack, "", @progbits
