@@ -116,7 +116,9 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 	case 0xdd:	/* Clearwater Forest: instructions only */
 		return PMU_ERRATUM_FAR_INSNS;
 	case 0x1a: case 0x1e: case 0x1f: case 0x2e:	/* Nehalem */
-		return PMU_ERRATUM_PERIOD_32;
+		return PMU_ERRATUM_PERIOD_32 | PMU_ERRATUM_LBR_CALL_FILTER;
+	case 0x25: case 0x2c: case 0x2f:		/* Westmere */
+		return PMU_ERRATUM_LBR_CALL_FILTER;
 	case 0x3c: case 0x3f: case 0x45: case 0x46:	/* Haswell */
 	case 0x3d: case 0x47: case 0x4f: case 0x56:	/* Broadwell */
 		return PMU_ERRATUM_PERIOD_128;
@@ -132,6 +134,9 @@ const char *pmu_erratum_note(uint32_t erratum)
 		       "far transfers and VM exits twice";
 	if (erratum & PMU_ERRATUM_PERIOD_32)
 		return "known Nehalem erratum: PMI periods below 32 storm (Linux nhm_limit_period)";
+	if (erratum & PMU_ERRATUM_LBR_CALL_FILTER)
+		return "known Nehalem/Westmere erratum: LBR_SELECT drops near calls unless both jump "
+		       "kinds are recorded too (Linux nhm_lbr_sel_map)";
 	if (erratum & PMU_ERRATUM_PERIOD_128)
 		return "known errata HSW11/BDM11/BDM55: INST_RETIRED PMI periods below 128 "
 		       "misbehave (Linux bdw_limit_period)";

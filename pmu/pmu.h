@@ -127,6 +127,9 @@ struct pmu_caps {
 #define PMU_ERRATUM_PERIOD_128		(1U << 3)	/* INST_RETIRED PMI periods below 128
 							 * misbehave (HSW11, BDM11, BDM55; Linux
 							 * bdw_limit_period) */
+#define PMU_ERRATUM_LBR_CALL_FILTER	(1U << 4)	/* LBR_SELECT keeps near calls only if
+							 * it keeps both jump kinds too (Nehalem,
+							 * Westmere; Linux nhm_lbr_sel_map) */
 /* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
  * gates its exact counts on the same list). */
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);

@@ -62,6 +62,16 @@ void branch_miss_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c);
 enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c);
 enum check_status check_pmu_cache_levels(struct check_ctx *c);
+/* tests/check_lbr.c */
+enum check_status check_lbr_stack(struct check_ctx *c);
+unsigned lbr_stack_instances(void);
+void lbr_stack_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_lbr_tos_wrap(struct check_ctx *c);
+enum check_status check_lbr_filter(struct check_ctx *c);
+unsigned lbr_filter_instances(void);
+void lbr_filter_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_lbr_mispredict(struct check_ctx *c);
+enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

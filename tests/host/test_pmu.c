@@ -793,6 +793,10 @@ static void test_model_errata(void **state)
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x5e)), 1);	/* Skylake */
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x6a)), 1);	/* Ice Lake-SP */
 	assert_int_equal(pmu_model_errata(15, 0x1a), 0);
+	assert_true(pmu_model_errata(6, 0x1a) & PMU_ERRATUM_LBR_CALL_FILTER);	/* Nehalem */
+	assert_true(pmu_model_errata(6, 0x2c) & PMU_ERRATUM_LBR_CALL_FILTER);	/* Westmere */
+	assert_false(pmu_model_errata(6, 0x5e) & PMU_ERRATUM_LBR_CALL_FILTER);
+	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_LBR_CALL_FILTER), "nhm_lbr_sel_map"));
 	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_PERIOD_32), "32"));
 	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_PERIOD_128), "BDM11"));
 }

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Last branch record checks: after a kernel whose taken branches are known exactly (its
+ * model; the reference oracle proves the same model against what QEMU executed), the LBR
+ * stack holds exactly those branches, newest first; the TOS wraps at the depth; each
+ * LBR_SELECT filter drops its kind and keeps the others; the mispredicted flag follows the
+ * branch's predictability; FREEZE_LBRS_ON_PMI holds the stack at the PMI request.
+ *
+ * Sources: SDM Vol. 3B 17.4.8 (LBR stack, TOS), 17.4.7 (freeze on PMI), 18.2.4.1 (v4
+ * LBR_FRZ), the per-family LBR sections; seed 000_666bff9af8f20138.txt Table 7 (filters).
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
+#include "pmu/frame.h"
+#include "pmu/lbr.h"
+#include "pmu/pmi.h"
+#include "tests/checks.h"
+#include "tests/measure.h"
+#include "tests/pmu_run.h"
+
+static const char *no_lbr(void)
+{
+	return lbr_unavailable(&pmu, plat.opt.force_pmu);
+}
+
+/*
+ * The stack's MSRs must answer. Under a hypervisor whose PERF_CAPABILITIES claims a format
+ * for a stack it does not give the guest (KVM without LBR virtualization), a #GP means the
+ * stack is not there: that is a SKIP. On bare metal it is a failure.
+ */
+static const char *lbr_probe_skip(struct check_ctx *c, enum check_status *st)
+{
+	static char why[200];
+	uint64_t v;
+	uint32_t msr = pmu.lbr.arch ? MSR_ARCH_LBR_DEPTH : MSR_LASTBRANCH_TOS;
+	int r = rdmsr_safe(msr, &v);
+
+	if (!r)
+		r = rdmsr_safe(pmu.lbr.from, &v);
+	if (!r)
+		return NULL;
+	if (pmu.hypervisor && !plat.opt.force_pmu) {
+		fmt_snprintf(why, sizeof(why), "the LBR MSRs fault under the hypervisor (%s): RDMSR "
+			     "0x%x vector %d, though PERF_CAPABILITIES says format %u",
+			     plat.cpu.hv_signature, msr, r, pmu.lbr_format);
+		*st = check_skip(c, "%s", why);
+	} else {
+		*st = check_fail(c, "measured=RDMSR 0x%x fault vector %d expected=the LBR stack of %s "
+				 "(%u entries)", msr, r, pmu_uarch_name(pmu.uarch), pmu.lbr.depth);
+	}
+	return why;
+}
+
+#define LBR_CHECK_PROLOGUE(c)							\
+	do {									\
+		enum check_status _st;						\
+		if (no_lbr())							\
+			return check_skip(c, "%s", no_lbr());			\
+		if (lbr_probe_skip(c, &_st))					\
+			return _st;						\
+	} while (0)
+
+/* The value that starts recording (DEBUGCTL as it is, plus LBR; or IA32_LBR_CTL). */
+static void lbr_start(const struct lbr_filter *f, uint32_t *msr, uint64_t *value)
+{
+	uint64_t dbg = 0;
+
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	lbr_start_msr(&pmu.lbr, f, dbg, msr, value);
+}
+
+/* Runs k in the frame with recording on around the call and filter f; reads the stack
+ * (newest first) into got; the model's taken branches, oldest first, into want. */
+struct lbr_run {
+	struct lbr_entry got[LBR_MAX_DEPTH];
+	unsigned ngot;
+	unsigned tos_before, tos_after;
+	struct branch_rec want[LBR_DEPTH];
+	unsigned nwant;
+	struct region r;
+};
+
+static int lbr_run(const struct kernel_desc *k, uint64_t n, void *arg, const struct lbr_filter *f,
+		   struct lbr_run *run, char *err, size_t errlen)
+{
+	static const struct lbr_filter none;
+	struct exec_counts e;
+	uint32_t msr;
+	uint64_t value;
+	int r;
+
+	if (!f)
+		f = &none;
+	if ((r = lbr_clear(&pmu.lbr))) {
+		fmt_snprintf(err, errlen, "clearing the LBR MSRs faulted (vector %d)", r);
+		return r;
+	}
+	if ((r = lbr_set_filter(&pmu.lbr, f))) {
+		fmt_snprintf(err, errlen, "the filter could not be written (%d)", r);
+		return r;
+	}
+	lbr_start(f, &msr, &value);
+	lbr_tos(&pmu.lbr, &run->tos_before);
+	run->r = measure_kernel_msr(k, n, arg, msr, value);
+	lbr_tos(&pmu.lbr, &run->tos_after);
+	if ((r = lbr_read(&pmu.lbr, run->got, LBR_MAX_DEPTH, &run->ngot))) {
+		fmt_snprintf(err, errlen, "reading the stack faulted (vector %d)", r);
+		return r;
+	}
+	region_predict_frame(FRAME_PMU, k, n, arg, run->r.id, &e);
+	run->nwant = 0;
+	{
+		struct branch_rec all[LBR_DEPTH];
+		unsigned na = exec_lbr(&e, all);
+
+		for (unsigned i = 0; i < na; i++) {
+			if (f->drop_kinds & (1U << all[i].kind))
+				continue;
+			if (f->drop_cpl0)	/* every branch of these kernels ends at CPL 0 */
+				continue;
+			run->want[run->nwant++] = all[i];
+		}
+	}
+	return 0;
+}
+
+/*
+ * Compares the newest min(depth, model) entries with the model; 0 when equal, else the
+ * index (newest = 0) of the first difference + 1, described in why.
+ */
+static unsigned lbr_compare(const struct lbr_run *run, unsigned *compared, char *why,
+			    size_t whylen)
+{
+	unsigned n = run->ngot < run->nwant ? run->ngot : run->nwant;
+
+	*compared = n;
+	for (unsigned i = 0; i < n; i++) {
+		const struct branch_rec *w = &run->want[run->nwant - 1 - i];
+		const struct lbr_entry *g = &run->got[i];
+
+		if (g->from != w->from || g->to != w->to) {
+			fmt_snprintf(why, whylen, "entry %u (newest 0): 0x%llx -> 0x%llx, the model's %s "
+				     "0x%llx -> 0x%llx", i, (unsigned long long)g->from,
+				     (unsigned long long)g->to, lbr_kind_name(w->kind),
+				     (unsigned long long)w->from, (unsigned long long)w->to);
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* --- lbr.stack: exact FROM/TO pairs after known kernels ------------------------------- */
+
+static struct branch_pattern stack_pattern = { 0x1b3c5, 17 };
+static struct branch_mix stack_mix;
+
+static const struct {
+	const char *name;
+	const struct kernel_desc *k;
+	uint64_t n;
+	void *arg;
+} stack_cases[] = {
+	{ "loop4", &kernel_loop4_desc, 100, NULL },
+	{ "pattern17", &kernel_branch_pattern_desc, 200, &stack_pattern },
+	{ "branch_mix", &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "iret_loop", &kernel_iret_loop_desc, 20, NULL },
+};
+#define NSTACK (sizeof(stack_cases) / sizeof(stack_cases[0]))
+
+unsigned lbr_stack_instances(void)
+{
+	return NSTACK;
+}
+
+void lbr_stack_instance_name(unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, i < NSTACK ? stack_cases[i].name : "?", len);
+}
+
+static struct lbr_run run;
+
+enum check_status check_lbr_stack(struct check_ctx *c)
+{
+	const __typeof__(stack_cases[0]) *sc = &stack_cases[c->instance % NSTACK];
+	char err[PMU_ERR_LEN], why[200];
+	unsigned bad, n;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (sc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_BRANCHES) &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
+	if (lbr_run(sc->k, sc->n, sc->arg, NULL, &run, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a recorded stack", err);
+	bad = lbr_compare(&run, &n, why, sizeof(why));
+	if (bad)
+		return check_fail(c, "measured=%s expected=the model's last %u taken branches, newest "
+				  "first kernel=%s n=%llu depth=%u", why, n, sc->k->name,
+				  (unsigned long long)sc->n, lbr_depth(&pmu.lbr));
+	if (n < (lbr_depth(&pmu.lbr) < LBR_DEPTH ? lbr_depth(&pmu.lbr) : LBR_DEPTH))
+		return check_fail(c, "measured=%u entries compared expected=the whole stack (%u)", n,
+				  lbr_depth(&pmu.lbr));
+	return check_pass(c, "measured=%u newest entries equal the model's (newest 0x%llx -> 0x%llx) "
+			  "expected=the model's taken branches in order kernel=%s n=%llu", n,
+			  (unsigned long long)run.got[0].from, (unsigned long long)run.got[0].to,
+			  sc->k->name, (unsigned long long)sc->n);
+}
+
+/* --- lbr.tos_wrap --------------------------------------------------------------------- */
+
+/*
+ * After n iterations of loop4 the stack has recorded n + 1 taken branches (the frame's
+ * CALL, n - 1 back edges, the RET): the TOS must have moved by that many modulo the depth,
+ * and the stack must still hold the newest ones in order.
+ */
+enum check_status check_lbr_tos_wrap(struct check_ctx *c)
+{
+	unsigned depth, bad, n, moved, want;
+	uint64_t iters;
+	char err[PMU_ERR_LEN], why[200];
+
+	LBR_CHECK_PROLOGUE(c);
+	if (pmu.lbr.arch)
+		return check_skip(c, "architectural LBR has no TOS: entry 0 is always the newest "
+				  "(lbr.stack checks the order)");
+	depth = lbr_depth(&pmu.lbr);
+	iters = 3 * (uint64_t)depth + 5;
+	if (lbr_run(&kernel_loop4_desc, iters, NULL, NULL, &run, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a recorded stack", err);
+	moved = (run.tos_after + depth - run.tos_before) % depth;
+	want = (unsigned)((iters + 1) % depth);
+	if (moved != want)
+		return check_fail(c, "measured=TOS %u -> %u, moved %u expected=%u = %llu taken branches "
+				  "mod %u entries", run.tos_before, run.tos_after, moved, want,
+				  (unsigned long long)(iters + 1), depth);
+	bad = lbr_compare(&run, &n, why, sizeof(why));
+	if (bad)
+		return check_fail(c, "measured=%s expected=the newest %u in order after the wrap", why,
+				  n);
+	return check_pass(c, "measured=TOS %u -> %u (moved %u), stack in order expected=%llu taken "
+			  "branches mod %u entries", run.tos_before, run.tos_after, moved,
+			  (unsigned long long)(iters + 1), depth);
+}
+
+/* --- lbr.filter: LBR_SELECT (or IA32_LBR_CTL) drops its kind and keeps the rest ---------- */
+
+#define KIND(k)	(1U << LBR_KIND_##k)
+static const struct {
+	const char *name;
+	uint32_t drop;
+	bool drop_cpl0, drop_user;
+	const struct kernel_desc *k;
+	uint64_t n;
+	void *arg;
+} filter_cases[] = {
+	{ "jcc", KIND(JCC), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "near_rel_jmp", KIND(REL_JMP), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "near_ind_jmp", KIND(IND_JMP), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "near_rel_call", KIND(REL_CALL), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "near_ind_call", KIND(IND_CALL), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "near_ret", KIND(RET), false, false, &kernel_branch_mix_desc, 20, &stack_mix },
+	/* Calls with both jump kinds dropped (Nehalem/Westmere lose the calls too: Linux
+	 * nhm_lbr_sel_map; pmu-errata.md "LBR filter and call-stack quirks"). */
+	{ "no_jumps", KIND(REL_JMP) | KIND(IND_JMP), false, false, &kernel_branch_mix_desc, 20,
+	  &stack_mix },
+	{ "calls_only", KIND(JCC) | KIND(REL_JMP) | KIND(IND_JMP) | KIND(RET) | KIND(FAR), false,
+	  false, &kernel_branch_mix_desc, 20, &stack_mix },
+	{ "far", KIND(FAR), false, false, &kernel_iret_loop_desc, 20, NULL },
+	{ "cpl_eq_0", 0, true, false, &kernel_loop4_desc, 100, NULL },
+	{ "cpl_neq_0", 0, false, true, &kernel_loop4_desc, 100, NULL },
+};
+#define NFILTER (sizeof(filter_cases) / sizeof(filter_cases[0]))
+
+unsigned lbr_filter_instances(void)
+{
+	return NFILTER;
+}
+
+void lbr_filter_instance_name(unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, i < NFILTER ? filter_cases[i].name : "?", len);
+}
+
+enum check_status check_lbr_filter(struct check_ctx *c)
+{
+	const __typeof__(filter_cases[0]) *fc = &filter_cases[c->instance % NFILTER];
+	struct lbr_filter f = { fc->drop, fc->drop_cpl0, fc->drop_user };
+	bool calls = fc->drop == (KIND(REL_JMP) | KIND(IND_JMP)) ||
+		     fc->drop == (KIND(JCC) | KIND(REL_JMP) | KIND(IND_JMP) | KIND(RET) | KIND(FAR));
+	char err[PMU_ERR_LEN], why[200];
+	unsigned bad, n;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (!pmu.lbr.arch && !pmu.lbr.has_select && !plat.opt.force_pmu)
+		return check_skip(c, "no MSR_LBR_SELECT on %s: its LBR records every branch",
+				  pmu_uarch_name(pmu.uarch));
+	if (pmu.lbr.arch && (fc->drop_cpl0 || fc->drop_user) && !pmu.lbr.arch_cpl_filter &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "architectural LBR without CPL filtering (CPUID.1CH:EBX[0]=0)");
+	if (pmu.lbr.arch && fc->drop && !pmu.lbr.arch_branch_filter && !plat.opt.force_pmu)
+		return check_skip(c, "architectural LBR without branch filtering (CPUID.1CH:EBX[1]=0)");
+	if (calls && (pmu.errata & PMU_ERRATUM_LBR_CALL_FILTER) && !plat.opt.force_pmu)
+		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_LBR_CALL_FILTER));
+	if (fc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_BRANCHES) &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
+	if (lbr_run(fc->k, fc->n, fc->arg, &f, &run, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a recorded stack", err);
+	if (fc->drop_cpl0) {
+		/* Everything ran at CPL 0: nothing may be recorded, the cleared stack stays 0. */
+		if (run.tos_after != run.tos_before || run.got[0].from || run.got[0].to)
+			return check_fail(c, "measured=TOS %u -> %u, newest 0x%llx -> 0x%llx expected="
+					  "nothing recorded at CPL 0 with CPL_EQ_0 (LBR_SELECT 0x%llx)",
+					  run.tos_before, run.tos_after,
+					  (unsigned long long)run.got[0].from,
+					  (unsigned long long)run.got[0].to,
+					  (unsigned long long)lbr_select_value(&f));
+		/* ... and the same run without the filter does record (a dead stack would pass
+		 * the first half alone). */
+		if (lbr_run(fc->k, fc->n, fc->arg, NULL, &run, err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=a recorded stack", err);
+		bad = lbr_compare(&run, &n, why, sizeof(why));
+		if (bad || n == 0)
+			return check_fail(c, "measured=%s expected=without CPL_EQ_0 the model's branches "
+					  "(the control run)", bad ? why : "no entry to compare");
+		return check_pass(c, "measured=nothing recorded; %u entries without the filter "
+				  "expected=nothing at CPL 0 (LBR_SELECT 0x%llx), the model's without it",
+				  n, (unsigned long long)lbr_select_value(&f));
+	}
+	bad = lbr_compare(&run, &n, why, sizeof(why));
+	if (bad || n == 0)
+		return check_fail(c, "measured=%s expected=the model's taken branches without the "
+				  "dropped kinds, newest first (LBR_SELECT 0x%llx) kernel=%s",
+				  bad ? why : "no entry to compare", (unsigned long long)lbr_select_value(&f),
+				  fc->k->name);
+	return check_pass(c, "measured=%u newest entries equal the filtered model expected=same "
+			  "(LBR_SELECT 0x%llx) kernel=%s", n, (unsigned long long)lbr_select_value(&f),
+			  fc->k->name);
+}
+
+/* --- lbr.mispredict ------------------------------------------------------------------ */
+
+extern char kernel_branch_pattern_top[], kernel_branch_pattern_jc[], kernel_branch_pattern_skip[],
+	kernel_branch_pattern_jnz[], kernel_branch_lfsr_jb[];
+
+#define MISPRED_RUNS	8
+#define MISPRED_N	1000
+
+enum check_status check_lbr_mispredict(struct check_ctx *c)
+{
+	static struct branch_pattern always = { 1, 1 };
+	static struct branch_lfsr lfsr;
+	char err[PMU_ERR_LEN];
+	unsigned taken = 0, flagged = 0, always_flagged = 0, always_seen = 0;
+	uint64_t state = 0xace1ace1ace1ace1ULL;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (!pmu.lbr.has_mispred && !plat.opt.force_pmu)
+		return check_skip(c, "LBR format %u records no mispredicted flag", pmu.lbr.format);
+	/* Always taken, once to train the predictors, then recorded: no entry mispredicted. */
+	for (unsigned pass = 0; pass < 2; pass++)
+		if (lbr_run(&kernel_branch_pattern_desc, MISPRED_N, &always, NULL, &run, err,
+			    sizeof(err)))
+			return check_fail(c, "measured=%s expected=a recorded stack", err);
+	for (unsigned i = 0; i < run.ngot; i++) {
+		uint64_t from = run.got[i].from;
+
+		if (from != (uint64_t)(uintptr_t)kernel_branch_pattern_jc &&
+		    from != (uint64_t)(uintptr_t)kernel_branch_pattern_jnz)
+			continue;
+		always_seen++;
+		always_flagged += run.got[i].mispred;
+	}
+	/* The LFSR's branch: its low bit is random, so about half its taken instances were
+	 * mispredicted, whatever the predictor. */
+	for (unsigned k = 0; k < MISPRED_RUNS; k++) {
+		lfsr = (struct branch_lfsr){ state, LFSR64_TAPS };
+		for (unsigned i = 0; i < MISPRED_N; i++)
+			state = lfsr_step(state, LFSR64_TAPS);
+		if (lbr_run(&kernel_branch_lfsr_desc, MISPRED_N, &lfsr, NULL, &run, err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=a recorded stack", err);
+		for (unsigned i = 0; i < run.ngot; i++) {
+			if (run.got[i].from != (uint64_t)(uintptr_t)kernel_branch_lfsr_jb)
+				continue;
+			taken++;
+			flagged += run.got[i].mispred;
+		}
+	}
+	if (always_seen == 0 || always_flagged)
+		return check_fail(c, "measured=%u of %u always-taken entries flagged mispredicted "
+				  "expected=0 of them (trained)", always_flagged, always_seen);
+	if (taken < 20 || flagged * 5 < taken || flagged * 5 > taken * 4)
+		return check_fail(c, "measured=%u of %u LFSR branch entries flagged mispredicted "
+				  "expected=20%%..80%% of at least 20", flagged, taken);
+	return check_pass(c, "measured=always-taken 0 of %u flagged, LFSR %u of %u expected=0, "
+			  "20%%..80%%", always_seen, flagged, taken);
+}
+
+/* --- lbr.freeze_on_pmi ---------------------------------------------------------------- */
+
+/*
+ * IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI and FREEZE_PERFMON_ON_PMI (SDM 17.4.7; v4: LBR_FRZ and
+ * CTR_FRZ, 18.2.4.1): on the PMI request the stack and the counters stop together. GP0
+ * counts branches retired with INT from 2^width - P; GP1 counts them too without INT. The
+ * kernel is the period-17 branch pattern, whose taken branches differ from one iteration
+ * to the next, so GP1's frozen count W says exactly which taken branches the stack must
+ * hold: those among the frame's CALL and the kernel's first W - 1 branches. A stack that
+ * froze early (AM94) or late, or not at all, differs.
+ */
+static struct pmi_stats lbr_pmi;
+
+static void lbr_pmi_irq(struct trap_frame *f)
+{
+	(void)f;
+	pmu_pmi_handle(&pmu, &lbr_pmi, plat.opt.pmi_nmi);
+}
+
+/* The taken branches, oldest first, of the frame's CALL and the first `branches` branches
+ * of kernel_branch_pattern(n, p), the last LBR_DEPTH of them. */
+static unsigned pattern_taken(const struct branch_pattern *p, uint64_t branches, unsigned slot,
+			      struct branch_rec out[LBR_DEPTH])
+{
+	struct exec_counts e;
+	uint64_t b = 0;
+
+	memset(&e, 0, sizeof(e));
+	exec_taken(&e, pmu_frame_call_site(slot), (uint64_t)(uintptr_t)kernel_branch_pattern_desc.fn,
+		   LBR_KIND_IND_CALL);
+	for (uint64_t i = 0; b < branches; i++) {
+		if ((p->bits >> (i % p->period)) & 1)
+			exec_taken(&e, (uint64_t)(uintptr_t)kernel_branch_pattern_jc,
+				   (uint64_t)(uintptr_t)kernel_branch_pattern_skip, LBR_KIND_JCC);
+		if (++b >= branches)
+			break;
+		exec_taken(&e, (uint64_t)(uintptr_t)kernel_branch_pattern_jnz,
+			   (uint64_t)(uintptr_t)kernel_branch_pattern_top, LBR_KIND_JCC);
+		b++;
+	}
+	return exec_lbr(&e, out);
+}
+
+#define FREEZE_PERIOD	1000	/* branches before the overflow, about */
+#define FREEZE_N	20000ULL	/* iterations: far more branches than the period */
+
+enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
+{
+	static struct branch_pattern pat = { 0x1b3c5, 17 };
+	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
+	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
+	struct branch_rec want[LBR_DEPTH];
+	struct ctr_cfg cfg[2];
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	uint64_t dbg = 0, dbg_after = 0, status = 0, period = FREEZE_PERIOD, start;
+	unsigned nwant, n, slot, tos = 0, tos2 = 0;
+	enum check_status st;
+	bool v4 = pmu.version >= 4;
+	int r;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (pmu_unavailable_reason(plat.opt.force_pmu))
+		return check_skip(c, "%s", pmu_unavailable_reason(false));
+	if (pmu.lbr.arch && !plat.opt.force_pmu)
+		return check_skip(c, "architectural LBR freezes through IA32_LBR_CTL, not DEBUGCTL "
+				  "bit 11: not yet checked");
+	if ((pmu.version < 2 || pmu.num_gp < 2) && !plat.opt.force_pmu)
+		return check_skip(c, "needs GLOBAL_CTRL and 2 GP counters");
+	if (!(pmu.events & (1U << ARCH_EVENT_BRANCHES)) && !plat.opt.force_pmu)
+		return check_skip(c, "branches retired not available (CPUID.0AH:EBX[5])");
+	/* The overflowing branch: a taken pattern branch whose predecessor in the stack is a
+	 * back edge, so a stack one entry short or long cannot look right. Branch b (1 = the
+	 * frame's CALL) is the kernel's branch b - 1: odd kernel branches are the JC. */
+	for (;; period++) {
+		uint64_t kb = period - 1;
+
+		if ((kb & 1) && ((pat.bits >> (((kb - 1) / 2) % pat.period)) & 1) &&
+		    ((kb - 1) / 2) % pat.period != 0)
+			break;
+	}
+	start = (1ULL << (pmu.gp_width & 63)) - period;
+	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	trig.intr = true;
+	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
+	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	lbr_clear(&pmu.lbr);
+	{
+		static const struct lbr_filter none;
+
+		lbr_set_filter(&pmu.lbr, &none);
+	}
+	memset(&lbr_pmi, 0, sizeof(lbr_pmi));
+	lbr_pmi.keep = GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_LBRS_FROZEN;
+	trap_set_handler(plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, lbr_pmi_irq);
+	pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
+	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR |
+			    DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
+		st = check_fail(c, "measured=DEBUGCTL write fault %d expected=LBR and both freeze bits "
+				"set", r);
+		goto out;
+	}
+	r = pmu_run(cfg, 2, &kernel_branch_pattern_desc, FREEZE_N, &pat, NULL, &res, err,
+		    sizeof(err));
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg_after);
+	pmu_global_status(&pmu, &status);
+	lbr_tos(&pmu.lbr, &tos);
+	if (r) {
+		st = check_fail(c, "measured=%s expected=a frozen run", err);
+		goto out;
+	}
+	{	/* let a PMI held by IF arrive */
+		uint64_t t0 = rdtsc();
+
+		irq_enable();
+		while (!lbr_pmi.pmis && rdtsc() - t0 < tsc_from_us(10000))
+			cpu_relax();
+		irq_disable();
+	}
+	if ((r = lbr_read(&pmu.lbr, run.got, LBR_MAX_DEPTH, &run.ngot))) {
+		st = check_fail(c, "measured=LBR read fault %d expected=a frozen stack", r);
+		goto out;
+	}
+	slot = res.region_id;
+	if (res.delta[1] < period || res.delta[1] > period + 250) {
+		st = check_fail(c, "measured=%llu branches counted expected=%llu..%llu (frozen at the "
+				"PMI request)", (unsigned long long)res.delta[1],
+				(unsigned long long)period, (unsigned long long)period + 250);
+		goto out;
+	}
+	nwant = pattern_taken(&pat, res.delta[1] - 1, slot, want);
+	n = run.ngot < nwant ? run.ngot : nwant;
+	for (unsigned i = 0; i < n; i++) {
+		const struct branch_rec *w = &want[nwant - 1 - i];
+
+		if (run.got[i].from != w->from || run.got[i].to != w->to) {
+			st = check_fail(c, "measured=entry %u (newest 0) 0x%llx -> 0x%llx expected=0x%llx "
+					"-> 0x%llx: the taken branches up to branch %llu, where the "
+					"counters froze (period %llu)", i,
+					(unsigned long long)run.got[i].from,
+					(unsigned long long)run.got[i].to, (unsigned long long)w->from,
+					(unsigned long long)w->to, (unsigned long long)res.delta[1],
+					(unsigned long long)period);
+			goto out;
+		}
+	}
+	if (v4 && !(status & GLOBAL_STATUS_LBRS_FROZEN)) {
+		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=LBR_FRZ (bit 58) set "
+				"(version 4 freeze)", (unsigned long long)status);
+		goto out;
+	}
+	if (!v4 && (dbg_after & DEBUGCTLMSR_LBR)) {
+		st = check_fail(c, "measured=DEBUGCTL 0x%llx expected=LBR cleared by the freeze "
+				"(versions 2-3)", (unsigned long long)dbg_after);
+		goto out;
+	}
+	/* Unfrozen, it records again. */
+	if (v4)
+		pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_LBRS_FROZEN | GLOBAL_STATUS_COUNTERS_FROZEN);
+	else
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR);
+	{
+		uint64_t flags = irq_save();
+
+		kernel_loop4(3, NULL);
+		irq_restore(flags);
+	}
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	lbr_tos(&pmu.lbr, &tos2);
+	if (!pmu.lbr.arch && tos2 == tos) {
+		st = check_fail(c, "measured=TOS %u after the freeze was lifted expected=recording "
+				"again", tos2);
+		goto out;
+	}
+	st = check_pass(c, "measured=frozen after %llu branches (period %llu), %u newest entries "
+			"as the model says, %s, recording again once lifted expected=same",
+			(unsigned long long)res.delta[1], (unsigned long long)period, n,
+			v4 ? "LBR_FRZ set" : "DEBUGCTL.LBR cleared");
+out:
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, 0);
+	return st;
+}
