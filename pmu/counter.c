@@ -181,6 +181,18 @@ int pmu_fixed_program(const struct pmu_caps *p, unsigned idx, unsigned ctrl, uin
 	return ctrl ? hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, cur | fixed_field(idx, ctrl)) : 0;
 }
 
+int pmu_fixed_set_adaptive(const struct pmu_caps *p, unsigned idx, bool on)
+{
+	uint64_t cur, bit = 1ULL << (FIXED_CTR_CTRL_ADAPTIVE_SHIFT + FIXED_CTR_CTRL_BITS * idx);
+	int r;
+
+	if (!p->dsc.pebs_baseline || fixed_index_ok(p, idx, NULL, 0))
+		return PMU_EARG;
+	if ((r = hw_rdmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, &cur)))
+		return r;
+	return hw_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, on ? cur | bit : cur & ~bit);
+}
+
 int pmu_fixed_read(const struct pmu_caps *p, unsigned idx, uint64_t *v)
 {
 	int r = fixed_index_ok(p, idx, NULL, 0);

@@ -55,6 +55,9 @@ int pmu_gp_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
  * value, written with the field cleared first. */
 int pmu_fixed_program(const struct pmu_caps *p, unsigned idx, unsigned ctrl, uint64_t value,
 		      char *err, size_t errlen);
+/* Adaptive PEBS (PERF_CAPABILITIES.PEBS_BASELINE): FIXED_CTR_CTRL bit 32 + 4 idx, which makes
+ * the counter's PEBS records adaptive ones. PMU_EARG without adaptive PEBS. */
+int pmu_fixed_set_adaptive(const struct pmu_caps *p, unsigned idx, bool on);
 int pmu_fixed_read(const struct pmu_caps *p, unsigned idx, uint64_t *v);
 int pmu_fixed_rdpmc(const struct pmu_caps *p, unsigned idx, uint64_t *v);
 

@@ -23,7 +23,7 @@ uint64_t pmu_evtsel_encode(const struct pmu_evtsel *e)
 	       (e->pc ? ARCH_PERFMON_EVENTSEL_PIN_CONTROL : 0) |
 	       (e->intr ? ARCH_PERFMON_EVENTSEL_INT : 0) | (e->any ? ARCH_PERFMON_EVENTSEL_ANY : 0) |
 	       (e->en ? ARCH_PERFMON_EVENTSEL_ENABLE : 0) | (e->inv ? ARCH_PERFMON_EVENTSEL_INV : 0) |
-	       (uint64_t)e->cmask << 24;
+	       (uint64_t)e->cmask << 24 | (e->adaptive ? ARCH_PERFMON_EVENTSEL_ADAPTIVE : 0);
 }
 
 void pmu_evtsel_decode(uint64_t v, struct pmu_evtsel *e)
@@ -39,14 +39,17 @@ void pmu_evtsel_decode(uint64_t v, struct pmu_evtsel *e)
 	e->en = v & ARCH_PERFMON_EVENTSEL_ENABLE;
 	e->inv = v & ARCH_PERFMON_EVENTSEL_INV;
 	e->cmask = (uint8_t)((v & ARCH_PERFMON_EVENTSEL_CMASK) >> 24);
+	e->adaptive = v & ARCH_PERFMON_EVENTSEL_ADAPTIVE;
 }
 
 uint64_t pmu_evtsel_reserved(const struct pmu_caps *p)
 {
 	/* Bits 63:32 are reserved in the architectural definition (model-specific uses such
 	 * as Haswell's IN_TX/IN_TXCP are not architectural and not used here); AnyThread
-	 * exists from version 3 on. */
-	return ARCH_PERFMON_EVENTSEL_RESERVED | (p->version < 3 ? ARCH_PERFMON_EVENTSEL_ANY : 0);
+	 * exists from version 3 on; bit 34 (adaptive record) with adaptive PEBS. */
+	return (ARCH_PERFMON_EVENTSEL_RESERVED &
+		~(p->dsc.pebs_baseline ? ARCH_PERFMON_EVENTSEL_ADAPTIVE : 0)) |
+	       (p->version < 3 ? ARCH_PERFMON_EVENTSEL_ANY : 0);
 }
 
 int pmu_evtsel_check(const struct pmu_caps *p, uint64_t v, char *err, size_t errlen)

@@ -21,6 +21,7 @@ struct pmu_evtsel {
 	bool en;		/* 22: enable */
 	bool inv;		/* 23: invert the CMASK comparison */
 	uint8_t cmask;		/* 31:24: count cycles with >= CMASK events (< with INV) */
+	bool adaptive;		/* 34: adaptive PEBS record (PERF_CAPABILITIES.PEBS_BASELINE) */
 };
 
 uint64_t pmu_evtsel_encode(const struct pmu_evtsel *e);

@@ -99,12 +99,17 @@ static int lbr_run(const struct kernel_desc *k, uint64_t n, void *arg, const str
 
 	if (!f)
 		f = &none;
+	if (!pmu.lbr.present) {
+		fmt_snprintf(err, errlen, "pmuboot knows no LBR stack on this CPU");
+		return PMU_EARG;
+	}
 	if ((r = lbr_clear(&pmu.lbr))) {
 		fmt_snprintf(err, errlen, "clearing the LBR MSRs faulted (vector %d)", r);
 		return r;
 	}
 	if ((r = lbr_set_filter(&pmu.lbr, f))) {
-		fmt_snprintf(err, errlen, "the filter could not be written (%d)", r);
+		fmt_snprintf(err, errlen, r > 0 ? "writing the filter faulted (vector %d)" :
+			     "this stack has no filter MSR (%d)", r);
 		return r;
 	}
 	lbr_start(f, &msr, &value);

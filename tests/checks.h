@@ -72,6 +72,17 @@ unsigned lbr_filter_instances(void);
 void lbr_filter_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_lbr_mispredict(struct check_ctx *c);
 enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c);
+/* tests/check_pebs.c */
+enum check_status check_pebs_precise(struct check_ctx *c);
+unsigned pebs_counter_instances(void);
+void pebs_counter_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_pebs_threshold(struct check_ctx *c);
+enum check_status check_pebs_buffer_full(struct check_ctx *c);
+enum check_status check_pebs_load_latency(struct check_ctx *c);
+unsigned pebs_ll_instances(void);
+void pebs_ll_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_pebs_adaptive(struct check_ctx *c);
+enum check_status check_pebs_fixed(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

@@ -68,7 +68,12 @@ extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadw
 
 /* kernel_regs_loop and its labels, for placing a PEBS record's IP. */
 void kernel_regs_loop(uint64_t n, void *arg);
-extern char kernel_regs_loop_top[], kernel_regs_loop_jnz[], kernel_regs_loop_ret[];
+extern char kernel_regs_loop_top[], kernel_regs_loop_i1[], kernel_regs_loop_i2[],
+	kernel_regs_loop_i3[], kernel_regs_loop_jnz[], kernel_regs_loop_ret[];
+/* tests/kernels/xmm.S: XMM0..15 from v[0..31] (low quadword first), or all zero. */
+void xmm_load(const uint64_t v[32]);
+void xmm_zero(void);
+
 /* kernel_branch_mix's argument: the kernel stores its entry stack pointer there. */
 struct branch_mix {
 	uint64_t rsp;

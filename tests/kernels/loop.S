@@ -33,8 +33,8 @@ kernel_loop4_ret:
  * After k whole iterations and j more instructions of the next (j < 5): rax = k + (j >= 1),
  * rdx = k + (j >= 2), r8 = k + (j >= 3), rcx = n - k - (j >= 4).
  */
-	.globl	kernel_regs_loop, kernel_regs_loop_top, kernel_regs_loop_jnz
-	.globl	kernel_regs_loop_ret
+	.globl	kernel_regs_loop, kernel_regs_loop_top, kernel_regs_loop_i1, kernel_regs_loop_i2
+	.globl	kernel_regs_loop_i3, kernel_regs_loop_jnz, kernel_regs_loop_ret
 	.balign	64
 kernel_regs_loop:
 	movq	%rdi, %rcx
@@ -43,8 +43,11 @@ kernel_regs_loop:
 	xorl	%r8d, %r8d
 kernel_regs_loop_top:
 	incq	%rax
+kernel_regs_loop_i1:
 	incq	%rdx
+kernel_regs_loop_i2:
 	incq	%r8
+kernel_regs_loop_i3:
 	decq	%rcx
 kernel_regs_loop_jnz:
 	jnz	kernel_regs_loop_top

@@ -1,0 +1,827 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PEBS checks: precise sampling over a loop whose registers say which instruction retired
+ * last (the record's IP, eventing IP and general registers must agree with one state of the
+ * loop); the interrupt threshold, the buffer-overflow status bit and the absolute maximum;
+ * the counter reloaded from the DS reset value; load latency on the pointer chase; adaptive
+ * PEBS records for every MSR_PEBS_DATA_CFG; PEBS on a fixed counter.
+ *
+ * Sources: SDM Vol. 3B 17.4.9 (DS save area), 18.6.2.4 and 18.8.1 (PEBS; trap-like assist:
+ * the state after the instruction), 18.10.5.1 (eventing IP), 18.9.2 (adaptive PEBS), 18.8.1.2
+ * and seed 000_666bff9af8f20138.txt "Latency Event" (MSR 3F6H, data source Table 5).
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "pmu/ds.h"
+#include "pmu/event.h"
+#include "pmu/frame.h"
+#include "pmu/lbr.h"
+#include "pmu/pebs.h"
+#include "pmu/pmi.h"
+#include "tests/checks.h"
+#include "tests/measure.h"
+#include "tests/pmu_run.h"
+
+static struct ds_area pebs_ds __attribute__((aligned(64)));
+#define PEBS_BUF_BYTES	(128u << 10)
+static uint8_t pebs_buf[PEBS_BUF_BYTES] __attribute__((aligned(4096)));
+#define PEBS_CANARY	0x5a
+
+static uint64_t addr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static const char *no_pebs(void)
+{
+	if (pebs_unavailable(&pmu, plat.opt.force_pmu))
+		return pebs_unavailable(&pmu, plat.opt.force_pmu);
+	if (pmu.version < 2 && !plat.opt.force_pmu)
+		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
+	return NULL;
+}
+
+/* PEBS-capable GP counters: PMC0 only with format 0 (Core 2, SDM 18.6.2.4); PEBS_EN_PMC0-3
+ * on Nehalem through Skylake; every GP counter with adaptive PEBS (up to 8). */
+static unsigned pebs_gp_counters(void)
+{
+	unsigned cap = pmu.pebs_format == 0 ? 1 : pmu.pebs_format >= 4 ? 8 : 4;
+
+	if (!pmu.num_gp)
+		return 1;
+	return pmu.num_gp < cap ? pmu.num_gp : cap;
+}
+
+/* Instructions retired as a PEBS event: INST_RETIRED.ANY_P, C0H/01H on Nehalem and Westmere
+ * (seed 000 Table 1), C0H/00H elsewhere. */
+static struct pmu_evtsel pebs_insn_evtsel(void)
+{
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+
+	if (pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE)
+		e.umask = 0x01;
+	return e;
+}
+
+struct pebs_setup {
+	bool fixed;
+	unsigned idx;
+	struct pmu_evtsel e;		/* GP counters */
+	uint64_t period;		/* events between records */
+	uint64_t enable_extra;		/* PEBS_ENABLE bits besides the counter's (load latency) */
+	bool adaptive;			/* the counter's adaptive-record bit */
+	uint64_t data_cfg;		/* MSR_PEBS_DATA_CFG, with adaptive PEBS */
+	unsigned threshold, max;	/* records: interrupt threshold (0: at the maximum) */
+	uint64_t ld_lat;		/* MSR_PEBS_LD_LAT_THRESHOLD, 0: not written */
+	void (*before)(uint64_t n, void *arg);
+	bool unframed;			/* an NMI handler runs inside: no oracle region */
+};
+
+/* Whether s asks for adaptive records and the PEBS has them. */
+static bool pebs_adaptive(const struct pebs_setup *s)
+{
+	return s->adaptive && pmu.dsc.pebs_baseline;
+}
+
+/* The size of one record as this PEBS writes it for s. */
+static unsigned pebs_rec_size(const struct pebs_setup *s)
+{
+	if (pmu.pebs_format >= 4)
+		return pebs_adaptive_size(pebs_adaptive(s) ? s->data_cfg : 0);
+	return pebs_record_size(pmu.pebs_format);
+}
+
+static uint64_t pebs_bytes(const struct pebs_setup *s)
+{
+	return (uint64_t)s->max * pebs_rec_size(s);
+}
+
+/* Arms PEBS for s, runs k(n, arg) in the PMU frame, disarms. */
+static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint64_t n, void *arg,
+		   struct pmu_result *res, char *err, size_t errlen)
+{
+	unsigned rec = pebs_rec_size(s), width = s->fixed ? pmu.fixed_width : pmu.gp_width;
+	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	uint64_t start = (0 - s->period) & mask;
+	uint64_t bit = s->fixed ? 1ULL << (PEBS_ENABLE_FIXED_SHIFT + s->idx) : 1ULL << s->idx;
+	struct pmu_run_opts o = { .reps = 1, .before = s->before, .unframed = s->unframed };
+	struct pmu_evtsel e = s->e;
+	struct ctr_cfg cfg;
+	int slot, r;
+
+	if (pebs_bytes(s) + rec > PEBS_BUF_BYTES) {
+		fmt_snprintf(err, errlen, "%u records of %u bytes do not fit the %u-byte buffer",
+			     s->max, rec, PEBS_BUF_BYTES);
+		return PMU_EARG;
+	}
+	memset(pebs_buf, PEBS_CANARY, pebs_bytes(s) + rec);
+	memset(&pebs_ds, 0, sizeof(pebs_ds));
+	if (ds_setup_pebs(&pebs_ds, addr(pebs_buf), pebs_bytes(s), rec, s->threshold, err, errlen))
+		return PMU_EARG;
+	slot = ds_reset_slot(&pmu, s->fixed, s->idx);
+	if (slot < 0) {
+		fmt_snprintf(err, errlen, "PEBS record format %u has no reset value for %s counter %u",
+			     pmu.pebs_format, s->fixed ? "fixed" : "GP", s->idx);
+		return PMU_EARG;
+	}
+	pebs_ds.pebs_counter_reset[slot] = start;
+	if ((r = ds_area_write(addr(&pebs_ds))) ||
+	    (pmu.dsc.pebs_baseline && (r = pebs_data_cfg_write(s->data_cfg))) ||
+	    (s->ld_lat && (r = pebs_ld_lat_write(s->ld_lat)))) {
+		fmt_snprintf(err, errlen, "writing the DS area or a PEBS MSR faulted (vector %d)", r);
+		return r;
+	}
+	e.adaptive = pebs_adaptive(s) && !s->fixed;
+	cfg = (struct ctr_cfg){ .fixed = s->fixed, .idx = s->idx, .evtsel = pmu_evtsel_encode(&e),
+				.fixed_ctrl = FIXED_CTR_CTRL_OS, .start = start };
+	if (s->fixed && pebs_adaptive(s) && (r = pmu_fixed_set_adaptive(&pmu, s->idx, true))) {
+		fmt_snprintf(err, errlen, "the fixed counter's adaptive bit could not be set (%d)", r);
+		return r;
+	}
+	if ((r = pebs_enable_write(bit | s->enable_extra))) {
+		fmt_snprintf(err, errlen, "WRMSR IA32_PEBS_ENABLE 0x%llx faulted (vector %d)",
+			     (unsigned long long)(bit | s->enable_extra), r);
+		return r;
+	}
+	r = pmu_run(&cfg, 1, k, n, arg, &o, res, err, errlen);
+	pebs_enable_write(0);
+	if (s->fixed && pebs_adaptive(s))
+		pmu_fixed_set_adaptive(&pmu, s->idx, false);
+	return r;
+}
+
+static int pebs_reader(struct pebs_reader *r, const struct pebs_setup *s, char *err, size_t errlen)
+{
+	return pebs_reader_init(r, pmu.pebs_format, &pebs_ds, pebs_buf, addr(pebs_buf),
+				pebs_bytes(s), err, errlen);
+}
+
+static unsigned pebs_records(const struct pebs_setup *s)
+{
+	return (unsigned)((pebs_ds.pebs_index - pebs_ds.pebs_buffer_base) / pebs_rec_size(s));
+}
+
+/* --- Where a record puts kernel_regs_loop ----------------------------------------------- */
+
+struct loop_pos {
+	uint64_t next[2], last[2];	/* candidates (two where the registers cannot tell) */
+	unsigned ncand;
+};
+
+/*
+ * After k whole iterations and j more instructions (kernels.h): rax = k + (j >= 1), rdx =
+ * k + (j >= 2), r8 = k + (j >= 3), rcx = n - k - (j >= 4). j = 0 and j = 4 leave the same
+ * registers (the JNZ changes none): the record is then right before the JNZ or right after
+ * it. False when no state of the loop has these registers.
+ */
+static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, struct loop_pos *p)
+{
+	uint64_t a = g->ax, d = g->dx, e = g->r8, cx = g->cx;
+	uint64_t top = addr(kernel_regs_loop_top), i1 = addr(kernel_regs_loop_i1);
+	uint64_t i2 = addr(kernel_regs_loop_i2), i3 = addr(kernel_regs_loop_i3);
+	uint64_t jnz = addr(kernel_regs_loop_jnz);
+
+	p->ncand = 1;
+	if (a == d + 1 && d == e && cx == n - d) {
+		p->next[0] = i1, p->last[0] = top;
+	} else if (a == d && d == e + 1 && cx == n - e) {
+		p->next[0] = i2, p->last[0] = i1;
+	} else if (a == d && d == e && a >= 1 && cx == n - a + 1) {
+		p->next[0] = i3, p->last[0] = i2;
+	} else if (a == d && d == e && a >= 1 && cx == n - a) {
+		p->ncand = 2;
+		p->next[0] = jnz, p->last[0] = i3;
+		p->next[1] = top, p->last[1] = jnz;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Whether addr is one of the loop body's instructions. */
+static bool in_loop_body(uint64_t a)
+{
+	return a == addr(kernel_regs_loop_top) || a == addr(kernel_regs_loop_i1) ||
+	       a == addr(kernel_regs_loop_i2) || a == addr(kernel_regs_loop_i3) ||
+	       a == addr(kernel_regs_loop_jnz);
+}
+
+/*
+ * One record of kernel_regs_loop(n): the general registers (where the record has them) must
+ * be a state of the loop, rdi = n; the IP the instruction that state executes next; the
+ * eventing IP the one that retired last (a trap-like assist, PERF_CAPABILITIES[6]) or the
+ * IP itself (fault-like). 0, or -1 with why.
+ */
+static int check_loop_record(const struct pebs_sample *s, uint64_t n, char *why, size_t whylen)
+{
+	struct loop_pos p;
+
+	if (!s->has_regs) {
+		if (s->has_eventing_ip && !in_loop_body(s->eventing_ip)) {
+			fmt_snprintf(why, whylen, "eventing IP 0x%llx is no instruction of the loop",
+				     (unsigned long long)s->eventing_ip);
+			return -1;
+		}
+		return 0;
+	}
+	if (s->regs.di != n) {
+		fmt_snprintf(why, whylen, "RDI 0x%llx, the loop's n is 0x%llx (the kernel never "
+			     "writes RDI)", (unsigned long long)s->regs.di, (unsigned long long)n);
+		return -1;
+	}
+	if (!regs_loop_position(&s->regs, n, &p)) {
+		fmt_snprintf(why, whylen, "RAX %llu RDX %llu R8 %llu RCX %llu are no state of the loop",
+			     (unsigned long long)s->regs.ax, (unsigned long long)s->regs.dx,
+			     (unsigned long long)s->regs.r8, (unsigned long long)s->regs.cx);
+		return -1;
+	}
+	for (unsigned i = 0; i < p.ncand; i++) {
+		uint64_t ev = pmu.pebs_trap ? p.last[i] : p.next[i];
+
+		if (s->regs.ip != p.next[i])
+			continue;
+		if (s->has_eventing_ip && s->eventing_ip != ev) {
+			fmt_snprintf(why, whylen, "IP 0x%llx but eventing IP 0x%llx: the state (RAX %llu "
+				     "RCX %llu) says 0x%llx", (unsigned long long)s->regs.ip,
+				     (unsigned long long)s->eventing_ip, (unsigned long long)s->regs.ax,
+				     (unsigned long long)s->regs.cx, (unsigned long long)ev);
+			return -1;
+		}
+		return 0;
+	}
+	fmt_snprintf(why, whylen, "IP 0x%llx, but the registers (RAX %llu RDX %llu R8 %llu RCX %llu) "
+		     "say the next instruction is 0x%llx%s", (unsigned long long)s->regs.ip,
+		     (unsigned long long)s->regs.ax, (unsigned long long)s->regs.dx,
+		     (unsigned long long)s->regs.r8, (unsigned long long)s->regs.cx,
+		     (unsigned long long)p.next[0], p.ncand > 1 ? " or the loop's top" : "");
+	return -1;
+}
+
+/* Checks every record of a regs-loop run and the counter's reload; counts records. */
+struct loop_verdict {
+	unsigned records, bad;
+	uint64_t tsc_lo, tsc_hi;
+	char why[200];
+};
+
+static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t counter_bit,
+			      uint64_t t0, uint64_t t1, struct loop_verdict *v, char *err,
+			      size_t errlen)
+{
+	static struct pebs_sample smp;
+	struct pebs_reader r;
+	uint64_t last_tsc = 0;
+	int got;
+
+	memset(v, 0, sizeof(*v));
+	if (pebs_reader(&r, s, err, errlen))
+		return -1;
+	while ((got = pebs_reader_next(&r, &smp, err, errlen)) == 1) {
+		char why[200] = "";
+
+		v->records++;
+		if (check_loop_record(&smp, n, why, sizeof(why)) == 0) {
+			if (smp.has_status && !(smp.status & counter_bit))
+				fmt_snprintf(why, sizeof(why), "status 0x%llx lacks the counter's bit 0x%llx",
+					     (unsigned long long)smp.status,
+					     (unsigned long long)counter_bit);
+			else if (smp.has_status && pmu.pebs_format >= 3 &&
+				 (smp.status & ~counter_bit & (pmu_gp_mask(&pmu) | pmu_fixed_mask(&pmu))))
+				fmt_snprintf(why, sizeof(why), "status 0x%llx names counters that were "
+					     "not PEBS counters (format 3 and later: exact)",
+					     (unsigned long long)smp.status);
+			else if (smp.has_tsc && (smp.tsc < t0 || smp.tsc > t1 || smp.tsc < last_tsc))
+				fmt_snprintf(why, sizeof(why), "TSC %llu outside the run [%llu, %llu] or "
+					     "before the previous record's %llu",
+					     (unsigned long long)smp.tsc, (unsigned long long)t0,
+					     (unsigned long long)t1, (unsigned long long)last_tsc);
+		}
+		if (smp.has_tsc)
+			last_tsc = smp.tsc;
+		if (why[0]) {
+			if (!v->bad++)
+				fmt_snprintf(v->why, sizeof(v->why), "record %u: %s", v->records - 1, why);
+		}
+	}
+	return got < 0 ? -1 : 0;
+}
+
+/* --- pebs.precise.gpN --------------------------------------------------------------- */
+
+#define PRECISE_N	20000ULL	/* iterations: 100009 instructions in the window */
+#define PRECISE_PERIOD	997ULL		/* prime: records land on every instruction of the loop */
+
+unsigned pebs_counter_instances(void)
+{
+	return pebs_gp_counters();
+}
+
+void pebs_counter_instance_name(unsigned i, char *buf, size_t len)
+{
+	fmt_snprintf(buf, len, "gp%u", i);
+}
+
+enum check_status check_pebs_precise(struct check_ctx *c)
+{
+	struct pebs_setup s = { .idx = c->instance, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
+				.max = 200, .data_cfg = PEBS_DATACFG_GPRS, .adaptive = true };
+	struct exec_counts e;
+	struct pmu_result res;
+	struct loop_verdict v;
+	char err[PMU_ERR_LEN];
+	uint64_t events, want, t0, t1, left, mask = (1ULL << (pmu.gp_width & 63)) - 1;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	t0 = rdtsc();
+	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a PEBS run", err);
+	t1 = rdtsc();
+	/* Events in the window: the frame's CALL, the kernel, MOV/XOR/XOR. */
+	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
+	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
+	want = events / PRECISE_PERIOD;
+	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, t0, t1, &v, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	if (v.records + 1 < want || v.records > want + 1)
+		return check_fail(c, "measured=%u records expected=%llu +- 1 (%llu instructions / reset "
+				  "value %llu)", v.records, (unsigned long long)want,
+				  (unsigned long long)events, PRECISE_PERIOD);
+	if (v.bad)
+		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each record's "
+				  "registers a state of the loop, its IP the next instruction of that "
+				  "state, its eventing IP the last", v.bad, v.records, v.why);
+	/* Reloaded after each record from the DS reset value: the counter ends in its last
+	 * period, 2^width - period .. 2^width - 1. */
+	left = (0 - res.value[0]) & mask;
+	if (left == 0 || left > PRECISE_PERIOD)
+		return check_fail(c, "measured=counter 0x%llx after the run expected=in its last period "
+				  "(reloaded with 2^%u - %llu after every record)",
+				  (unsigned long long)res.value[0], pmu.gp_width, PRECISE_PERIOD);
+	return check_pass(c, "measured=%u records, every IP/eventing IP/registers a state of the "
+			  "loop, counter %llu short of the next expected=%llu +- 1 for %llu "
+			  "instructions at reset value %llu (format %u)", v.records,
+			  (unsigned long long)left, (unsigned long long)want,
+			  (unsigned long long)events, PRECISE_PERIOD, pmu.pebs_format);
+}
+
+/* --- pebs.threshold: the interrupt at the threshold, bit 62, nothing past it ----------- */
+
+#define THR_N		2000ULL		/* 10009 instructions: ten records at period 997 */
+#define THR_RECORDS	3
+
+static struct pmi_stats thr_stats;
+static uint64_t thr_index, thr_status;
+static bool thr_seen, thr_drain;
+
+/* The PMI, as NMI so it is taken inside the run: where the buffer stood and the status when
+ * it came; then the usual handling (status acknowledged, LVT unmasked). With thr_drain the
+ * buffer is emptied as a driver would (index back to the base). */
+static void thr_nmi(struct trap_frame *f)
+{
+	(void)f;
+	if (!thr_seen) {
+		thr_seen = true;
+		thr_index = pebs_ds.pebs_index;
+		rdmsr_safe(MSR_CORE_PERF_GLOBAL_STATUS, &thr_status);
+	}
+	if (thr_drain)
+		pebs_ds.pebs_index = pebs_ds.pebs_buffer_base;
+	pmu_pmi_handle(&pmu, &thr_stats, true);
+}
+
+/*
+ * SDM 18.6.2.4 / 17.4.9: when a record brings the PEBS index to the interrupt threshold, the
+ * processor raises a PMI and sets GLOBAL_STATUS bit 62 (OvfBuffer). Twice: with
+ * FREEZE_PERFMON_ON_PMI (the counters stop at the request, so exactly THR_RECORDS records
+ * are written) and without it (the PMI still comes, bit 62 still set: AJ69 set it only with
+ * DEBUGCTL[12]).
+ */
+enum check_status check_pebs_threshold(struct check_ctx *c)
+{
+	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
+				.max = 40, .threshold = THR_RECORDS, .unframed = true };
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	uint64_t dbg = 0, status_after = 0, want_index;
+	unsigned rec, recs_frozen = 0;
+	enum check_status st = CHECK_PASS;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the PMI");
+	rec = pebs_rec_size(&s);
+	want_index = addr(pebs_buf) + (uint64_t)THR_RECORDS * rec;
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	trap_set_handler(X86_TRAP_NMI, thr_nmi);
+	for (unsigned pass = 0; pass < 2 && st == CHECK_PASS; pass++) {
+		bool freeze = pass == 0;
+
+		memset(&thr_stats, 0, sizeof(thr_stats));
+		thr_stats.keep = freeze ? GLOBAL_STATUS_COUNTERS_FROZEN : 0;
+		thr_seen = false;
+		thr_drain = !freeze;
+		thr_status = 0;
+		pmu_pmi_lvt_setup(0, true);
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, freeze ? dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI : dbg);
+		if (pebs_go(&s, &kernel_regs_loop_desc, THR_N, NULL, &res, err, sizeof(err))) {
+			st = check_fail(c, "measured=%s expected=a PEBS run", err);
+			break;
+		}
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+		pmu_global_status(&pmu, &status_after);
+		if (!thr_seen || thr_stats.pmis < 1) {
+			st = check_fail(c, "measured=no PMI (%s FREEZE_PERFMON_ON_PMI) expected=a PMI when "
+					"the index reached the threshold (%u records)",
+					freeze ? "with" : "without", THR_RECORDS);
+		} else if (thr_index != want_index) {
+			st = check_fail(c, "measured=PEBS index 0x%llx at the PMI (%lld records) expected="
+					"0x%llx, the threshold (%u records) (%s freeze)",
+					(unsigned long long)thr_index,
+					(long long)((int64_t)(thr_index - addr(pebs_buf)) / (int64_t)rec),
+					(unsigned long long)want_index, THR_RECORDS,
+					freeze ? "with" : "without");
+		} else if (!(thr_status & GLOBAL_STATUS_BUFFER_OVF)) {
+			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx at the PMI expected=bit 62 "
+					"(OvfBuffer) set (%s FREEZE_PERFMON_ON_PMI)",
+					(unsigned long long)thr_status, freeze ? "with" : "without");
+		} else if (status_after & GLOBAL_STATUS_BUFFER_OVF) {
+			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx after the handler expected=bit 62 "
+					"cleared through OVF_CTRL", (unsigned long long)status_after);
+		} else if (freeze && (recs_frozen = pebs_records(&s)) != THR_RECORDS) {
+			st = check_fail(c, "measured=%u records expected=%u: the counters froze at the PMI "
+					"request", recs_frozen, THR_RECORDS);
+		}
+		if (freeze && pmu.version >= 4)
+			pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_COUNTERS_FROZEN);
+		if (thr_stats.not_pmi && st == CHECK_PASS)
+			st = check_fail(c, "measured=%llu NMIs without a status bit expected=none",
+					(unsigned long long)thr_stats.not_pmi);
+	}
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(X86_TRAP_NMI, 0);
+	if (st != CHECK_PASS)
+		return st;
+	return check_pass(c, "measured=PMI at %u records, GLOBAL_STATUS 0x%llx, bit 62 cleared by "
+			  "OVF_CTRL, %u records when frozen; PMI and bit 62 without the freeze too "
+			  "expected=same", THR_RECORDS, (unsigned long long)thr_status, recs_frozen);
+}
+
+/* --- pebs.buffer_full: no record past the absolute maximum ----------------------------- */
+
+#define FULL_RECORDS	4
+
+enum check_status check_pebs_buffer_full(struct check_ctx *c)
+{
+	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
+				.max = FULL_RECORDS, .threshold = 0 };
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	unsigned rec;
+	uint64_t max;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	rec = pebs_rec_size(&s);
+	/* Ten records' worth of events for room for four; the threshold at the maximum raises
+	 * a PMI the masked LVT entry drops (its status is cleared with the rest). */
+	if (pebs_go(&s, &kernel_regs_loop_desc, THR_N, NULL, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a PEBS run", err);
+	max = addr(pebs_buf) + (uint64_t)FULL_RECORDS * rec;
+	if (pebs_ds.pebs_index != max)
+		return check_fail(c, "measured=PEBS index 0x%llx expected=0x%llx, the absolute maximum "
+				  "(%u records of %u bytes, ten records' worth of events)",
+				  (unsigned long long)pebs_ds.pebs_index, (unsigned long long)max,
+				  FULL_RECORDS, rec);
+	for (unsigned i = 0; i < rec; i++)
+		if (pebs_buf[FULL_RECORDS * rec + i] != PEBS_CANARY)
+			return check_fail(c, "measured=byte %u past the absolute maximum is 0x%02x "
+					  "expected=0x%02x, untouched: nothing written past the maximum",
+					  i, pebs_buf[FULL_RECORDS * rec + i], PEBS_CANARY);
+	return check_pass(c, "measured=index at the maximum, the %u bytes past it untouched "
+			  "expected=%u records and not one more", rec, FULL_RECORDS);
+}
+
+/* --- pebs.load_latency: the chase's loads, their address, latency and source ----------- */
+
+#define LL_STEPS	20000ULL
+#define LL_PERIOD	101ULL
+
+static const struct {
+	const char *name;
+	uint64_t nodes;		/* one per line */
+	uint16_t threshold;	/* MSR_PEBS_LD_LAT_THRESHOLD */
+	bool cold;		/* flushed before the run, else run once to warm it */
+	unsigned level;		/* the data source most records must name (0: none asked) */
+} ll_cases[] = {
+	{ "l1", 64, 3, false, 1 },		/* 4 KiB, warm: L1 hits (3: the minimum) */
+	{ "dram", 256ULL << 10, 32, true, 4 },	/* 16 MiB, every line flushed: beyond the L3 */
+	{ "above_threshold", 64, 32, false, 0 },	/* L1 hits never reach 32 cycles */
+};
+#define NLL (sizeof(ll_cases) / sizeof(ll_cases[0]))
+
+unsigned pebs_ll_instances(void)
+{
+	return NLL;
+}
+
+void pebs_ll_instance_name(unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, i < NLL ? ll_cases[i].name : "?", len);
+}
+
+static void ll_cold(uint64_t n, void *first)
+{
+	chase_flush(first, n);
+}
+
+static void ll_warm(uint64_t n, void *first)
+{
+	kernel_chase_desc.fn(n, first);
+}
+
+/* The load-latency event: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD (0BH/10H, seed 000 Table
+ * 4) on Nehalem and Westmere; MEM_TRANS_RETIRED.LOAD_LATENCY (CDH/01H) from Sandy Bridge on,
+ * only on PMC3 on Sandy and Ivy Bridge. Before version 5 the counter's LL_EN bit
+ * (PEBS_ENABLE 32 + x) goes with it. */
+static void ll_event(struct pebs_setup *s)
+{
+	bool nhm = pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE;
+
+	s->e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	s->e.event = nhm ? 0x0b : 0xcd;
+	s->e.umask = nhm ? 0x10 : 0x01;
+	s->idx = pmu.uarch == UARCH_SANDY_BRIDGE || pmu.uarch == UARCH_IVY_BRIDGE ? 3 : 0;
+	if (pmu.version < 5)
+		s->enable_extra = 1ULL << (PEBS_ENABLE_LL_SHIFT + s->idx);
+	s->adaptive = true;
+	s->data_cfg = PEBS_DATACFG_MEMINFO;
+}
+
+enum check_status check_pebs_load_latency(struct check_ctx *c)
+{
+	const __typeof__(ll_cases[0]) *lc = &ll_cases[c->instance % NLL];
+	struct pebs_setup s = { .period = LL_PERIOD, .max = 400, .ld_lat = lc->threshold };
+	static struct pebs_sample smp;
+	struct pebs_reader r;
+	struct pmu_result res;
+	char err[PMU_ERR_LEN], why[200] = "", first_why[200] = "";
+	unsigned n = 0, at_level = 0, bad = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, base = plat.buf, end;
+	void *first;
+	int got;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	if (!pebs_has_ld_lat(&pmu) && !plat.opt.force_pmu)
+		return check_skip(c, "no load-latency PEBS on %s (Nehalem and later big cores)",
+				  pmu_uarch_name(pmu.uarch));
+	if (plat.buf_size < lc->nodes * 64)
+		return check_skip(c, "the %llu-byte test buffer holds fewer than %llu lines",
+				  (unsigned long long)plat.buf_size, (unsigned long long)lc->nodes);
+	ll_event(&s);
+	s.before = lc->cold ? ll_cold : ll_warm;
+	first = chase_build(base, lc->nodes, 64, 0x9e3779b97f4a7c15ULL);
+	end = base + lc->nodes * 64;
+	if (pebs_go(&s, &kernel_chase_desc, LL_STEPS, first, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a PEBS run", err);
+	if (pebs_reader(&r, &s, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	while ((got = pebs_reader_next(&r, &smp, err, sizeof(err))) == 1) {
+		unsigned src = PEBS_DSE_SOURCE(smp.dse);
+
+		n++;
+		lo = smp.latency < lo ? smp.latency : lo;
+		hi = smp.latency > hi ? smp.latency : hi;
+		at_level += pebs_dse_level(src) == lc->level;
+		if (!smp.has_mem)
+			fmt_snprintf(why, sizeof(why), "record %u has no data address, source or latency",
+				     n - 1);
+		else if (smp.dla < base || smp.dla >= end || smp.dla % 64)
+			fmt_snprintf(why, sizeof(why), "record %u: data address 0x%llx is no node of the "
+				     "chase [0x%llx, 0x%llx) (one per 64-byte line)", n - 1,
+				     (unsigned long long)smp.dla, (unsigned long long)base,
+				     (unsigned long long)end);
+		else if (smp.latency < lc->threshold)
+			fmt_snprintf(why, sizeof(why), "record %u: latency %llu below the threshold %u "
+				     "(MSR_PEBS_LD_LAT_THRESHOLD)", n - 1,
+				     (unsigned long long)smp.latency, lc->threshold);
+		else
+			continue;
+		if (bad++ == 0)
+			str_lcpy(first_why, why, sizeof(first_why));
+	}
+	if (got < 0)
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	if (bad)
+		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each a node's "
+				  "address, latency >= %u", bad, n, first_why, lc->threshold);
+	if (!lc->level) {
+		/* Quiet: few loads of a warm 4 KiB chase take 32 cycles. */
+		if ((uint64_t)n * LL_PERIOD > LL_STEPS / 10)
+			return check_fail(c, "measured=%u records (%llu loads over %u cycles) "
+					  "expected=at most %llu: an L1-resident chase's loads stay "
+					  "below %u cycles", n, (unsigned long long)n * LL_PERIOD,
+					  lc->threshold, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
+		return check_pass(c, "measured=%u records expected=at most %llu (L1 hits below %u "
+				  "cycles)", n, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
+	}
+	if (n < 10)
+		return check_fail(c, "measured=%u records expected=at least 10 over %llu loads at "
+				  "period %llu", n, LL_STEPS, LL_PERIOD);
+	if (at_level * 10 < n * 9 && lc->level == 1)
+		return check_fail(c, "measured=%u of %u records from the L1 expected=>= 90%% (a warm "
+				  "4 KiB chase)", at_level, n);
+	if (at_level * 4 < n * 3 && lc->level == 4)
+		return check_fail(c, "measured=%u of %u records from beyond the L3 expected=>= 75%% "
+				  "(every line flushed)", at_level, n);
+	return check_pass(c, "measured=%u records, latency %llu..%llu, %u at level %u expected=nodes "
+			  "of the chase, latency >= %u, the source following the working set", n,
+			  (unsigned long long)lo, (unsigned long long)hi, at_level, lc->level,
+			  lc->threshold);
+}
+
+/* --- pebs.adaptive: every MSR_PEBS_DATA_CFG ------------------------------------------- */
+
+#define ADAPT_N		4000ULL		/* 20009 instructions: 20 records at 997 */
+
+static uint64_t xmm_pattern[32];
+
+static const char *no_adaptive(void)
+{
+	if (no_pebs())
+		return no_pebs();
+	if (!pmu.dsc.pebs_baseline && !plat.opt.force_pmu)
+		return "no adaptive PEBS: IA32_PERF_CAPABILITIES.PEBS_BASELINE[14]=0";
+	return NULL;
+}
+
+/* One adaptive run of regs_loop with cfg, LBR recording on or off; checks each record. */
+static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *records,
+			 char *why, size_t whylen)
+{
+	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
+				.max = 40, .adaptive = adaptive, .data_cfg = cfg };
+	static struct pebs_sample smp;
+	struct pebs_reader r;
+	struct pmu_result res;
+	uint64_t dbg = 0, want_groups = adaptive ? cfg : 0;
+	unsigned want_size = pebs_adaptive_size(want_groups);
+	int got;
+
+	for (unsigned i = 0; i < 32; i++)
+		xmm_pattern[i] = 0x1111111111111111ULL * (i % 15 + 1) ^ cfg;
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	lbr_clear(&pmu.lbr);
+	if (lbr_on && !pmu.lbr.arch)
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR);
+	if (lbr_on && pmu.lbr.arch) {
+		static const struct lbr_filter none;
+
+		wrmsr_safe(MSR_ARCH_LBR_CTL, arch_lbr_ctl_value(&none));
+	}
+	xmm_load(xmm_pattern);
+	got = pebs_go(&s, &kernel_regs_loop_desc, ADAPT_N, NULL, &res, why, whylen);
+	xmm_zero();
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	if (pmu.lbr.arch)
+		wrmsr_safe(MSR_ARCH_LBR_CTL, 0);
+	if (got)
+		return -1;
+	if (pebs_reader(&r, &s, why, whylen))
+		return -1;
+	*records = 0;
+	while ((got = pebs_reader_next(&r, &smp, why, whylen)) == 1) {
+		unsigned i = (*records)++;
+
+		if (smp.size != want_size || smp.groups != want_groups) {
+			fmt_snprintf(why, whylen, "record %u: %u bytes, groups 0x%llx expected %u bytes, "
+				     "groups 0x%llx (DATA_CFG 0x%llx, adaptive bit %d)", i, smp.size,
+				     (unsigned long long)smp.groups, want_size,
+				     (unsigned long long)want_groups, (unsigned long long)cfg, adaptive);
+			return -1;
+		}
+		if (!(smp.status & 1)) {
+			fmt_snprintf(why, whylen, "record %u: applicable counters 0x%llx lack GP0", i,
+				     (unsigned long long)smp.status);
+			return -1;
+		}
+		if (check_loop_record(&smp, ADAPT_N, why, whylen)) {
+			char tmp[200];
+
+			fmt_snprintf(tmp, sizeof(tmp), "record %u: %s", i, why);
+			str_lcpy(why, tmp, whylen);
+			return -1;
+		}
+		if (smp.has_xmm)
+			for (unsigned x = 0; x < 32; x++)
+				if (smp.xmm[x] != xmm_pattern[x]) {
+					fmt_snprintf(why, whylen, "record %u: XMM%u %s quadword 0x%llx, "
+						     "the register held 0x%llx", i, x / 2,
+						     x % 2 ? "high" : "low",
+						     (unsigned long long)smp.xmm[x],
+						     (unsigned long long)xmm_pattern[x]);
+					return -1;
+				}
+		for (unsigned e = 0; e < smp.nr_lbr; e++) {
+			const struct pebs_lbr_entry *l = &smp.lbr[e];
+			bool zero = !l->from && !l->to;
+			bool back = (l->from & ~LBR_FROM_FLAG_MISPRED) == addr(kernel_regs_loop_jnz) &&
+				    l->to == addr(kernel_regs_loop_top);
+
+			/* Recording: the newest entries are the loop's back edge (the first record
+			 * comes after 199 iterations, more than any stack holds). Not recording, and
+			 * the stack cleared: nothing. */
+			if (lbr_on ? !back : !zero) {
+				fmt_snprintf(why, whylen, "record %u: LBR entry %u 0x%llx -> 0x%llx (info "
+					     "0x%llx) expected %s", i, e, (unsigned long long)l->from,
+					     (unsigned long long)l->to, (unsigned long long)l->info,
+					     lbr_on ? "the loop's back edge" :
+					     "zero: the LBR was cleared and not recording");
+				return -1;
+			}
+		}
+	}
+	return got < 0 ? -1 : 0;
+}
+
+enum check_status check_pebs_adaptive(struct check_ctx *c)
+{
+	char why[240];
+	unsigned records = 0, total = 0, lbrs;
+	uint64_t want = (5 * ADAPT_N + 9) / PRECISE_PERIOD;
+
+	if (no_adaptive())
+		return check_skip(c, "%s", no_adaptive());
+	lbrs = pmu.lbr.present ? lbr_depth(&pmu.lbr) : 1;
+	if (lbrs > PEBS_MAX_LBR)
+		lbrs = PEBS_MAX_LBR;
+	for (uint64_t g = 0; g <= 0xf; g++) {
+		uint64_t cfg = g | (g & PEBS_DATACFG_LBRS ? (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT : 0);
+		bool lbr_on = (g & PEBS_DATACFG_LBRS) && pmu.lbr.present && !lbr_unavailable(&pmu, false);
+
+		if (adaptive_once(cfg, true, lbr_on, &records, why, sizeof(why)))
+			return check_fail(c, "measured=%s expected=records of the configured groups "
+					  "(DATA_CFG 0x%llx)", why, (unsigned long long)cfg);
+		if (records + 1 < want || records > want + 1)
+			return check_fail(c, "measured=%u records expected=%llu +- 1 (DATA_CFG 0x%llx)",
+					  records, (unsigned long long)want, (unsigned long long)cfg);
+		total += records;
+	}
+	/* The LBR group while the LBR does not record (and was cleared): zero entries (KVM once
+	 * filled it with the host's, pmu-errata.md 9e985cbf2942). */
+	if (adaptive_once(PEBS_DATACFG_LBRS | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, true,
+			  false, &records, why, sizeof(why)))
+		return check_fail(c, "measured=%s expected=an empty LBR group", why);
+	/* A counter without its adaptive bit ignores DATA_CFG: basic records only. */
+	if (adaptive_once(0xf | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, false, false,
+			  &records, why, sizeof(why)))
+		return check_fail(c, "measured=%s expected=basic records (no adaptive bit)", why);
+	return check_pass(c, "measured=%u records over DATA_CFG 0..0xf (LBR entries %u), each of the "
+			  "configured size and groups, GPRs/XMMs/LBRs as the loop left them; basic "
+			  "records without the adaptive bit; an empty LBR group when not recording "
+			  "expected=same", total, lbrs);
+}
+
+/* --- pebs.fixed: PEBS on fixed counter 0 (adaptive PEBS) -------------------------------- */
+
+enum check_status check_pebs_fixed(struct check_ctx *c)
+{
+	struct pebs_setup s = { .fixed = true, .idx = 0, .period = PRECISE_PERIOD, .max = 200,
+				.adaptive = true, .data_cfg = PEBS_DATACFG_GPRS };
+	struct pmu_result res;
+	struct loop_verdict v;
+	char err[PMU_ERR_LEN];
+	uint64_t t0, t1, want = (5 * PRECISE_N + 9) / PRECISE_PERIOD;
+
+	if (no_adaptive())
+		return check_skip(c, "%s", no_adaptive());
+	if (!(pmu.fixed_mask & 1) && !plat.opt.force_pmu)
+		return check_skip(c, "no fixed counter 0");
+	t0 = rdtsc();
+	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a PEBS run", err);
+	t1 = rdtsc();
+	if (check_loop_records(&s, PRECISE_N, 1ULL << GLOBAL_FIXED_SHIFT, t0, t1, &v, err,
+			       sizeof(err)))
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	if (v.records + 1 < want || v.records > want + 1)
+		return check_fail(c, "measured=%u records expected=%llu +- 1 (fixed counter 0, reset "
+				  "value in DS slot %d)", v.records, (unsigned long long)want,
+				  ds_reset_slot(&pmu, true, 0));
+	if (v.bad)
+		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=states of the "
+				  "loop, applicable counters bit 32", v.bad, v.records, v.why);
+	return check_pass(c, "measured=%u records, every one a state of the loop, for bit 32 "
+			  "expected=%llu +- 1 (reset value in DS slot %d)", v.records,
+			  (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
+}
