@@ -330,11 +330,13 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 
 	/* Flags. */
 	if (slice_eq(key, "force-pmu") || slice_eq(key, "list") || slice_eq(key, "icount") ||
-	    slice_eq(key, "oracle")) {
+	    slice_eq(key, "oracle") || slice_eq(key, "bts")) {
 		if (has_val)
 			return fail(err, errlen, tok, "flag takes no value");
 		if (slice_eq(key, "force-pmu"))
 			o->force_pmu = true;
+		else if (slice_eq(key, "bts"))
+			o->bts = true;
 		else if (slice_eq(key, "list"))
 			o->list = true;
 		else if (slice_eq(key, "oracle"))
@@ -596,6 +598,8 @@ int options_format(const struct options *o, char *buf, size_t len)
 		acc_printf(&a, " oracle");
 	if (o->pmi_nmi)
 		acc_printf(&a, " pmi=nmi");
+	if (o->bts)
+		acc_printf(&a, " bts");
 	if (o->oracle_fault != ORACLE_FAULT_NONE)
 		acc_printf(&a, " oracle-fault=%s", o->oracle_fault == ORACLE_FAULT_LOADS ? "loads" :
 			   o->oracle_fault == ORACLE_FAULT_LBR ? "lbr" : "insns");

@@ -60,6 +60,7 @@ struct options {
 	bool oracle;			/* oracle: print every region's model prediction */
 	enum opt_oracle_fault oracle_fault;	/* oracle-fault=none|loads|lbr|insns */
 	bool pmi_nmi;			/* pmi=nmi: PMIs through the LVT as NMIs (pmi=interrupt) */
+	bool bts;			/* bts: run the branch trace store checks */
 	uint32_t watchdog_ms;		/* watchdog=MS: default per-check time limit */
 };
 

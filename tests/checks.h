@@ -83,6 +83,10 @@ unsigned pebs_ll_instances(void);
 void pebs_ll_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_pebs_adaptive(struct check_ctx *c);
 enum check_status check_pebs_fixed(struct check_ctx *c);
+/* tests/check_bts.c (option bts) */
+enum check_status check_bts_records(struct check_ctx *c);
+enum check_status check_bts_threshold(struct check_ctx *c);
+enum check_status check_bts_circular(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

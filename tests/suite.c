@@ -111,6 +111,12 @@ const struct check suite_checks[] = {
 	  check_lbr_mispredict, 0, 0, 0, 0 },
 	{ "lbr.freeze_on_pmi", "FREEZE_LBRS_ON_PMI: the stack stops with the counters at the PMI request (v4: LBR_FRZ)",
 	  check_lbr_freeze_on_pmi, 0, 0, 0, 0 },
+	{ "bts.records", "option bts: the BTS buffer holds every taken branch in order, as the model and the LBR",
+	  check_bts_records, 0, 0, 0, 0 },
+	{ "bts.threshold", "option bts: BTINT interrupts at the threshold; no record past the absolute maximum",
+	  check_bts_threshold, 0, 0, 0, 0 },
+	{ "bts.circular", "option bts: without BTINT the BTS index wraps at the absolute maximum",
+	  check_bts_circular, 0, 0, 0, 0 },
 	{ "system.unexpected_interrupts", "no interrupt arrived without a handler during the run",
 	  check_system_unexpected_interrupts, 0, 0, 0, 0 },
 };

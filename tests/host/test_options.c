@@ -95,6 +95,10 @@ static void test_unknown_and_flags(void **state)
 	TOK_ERR("list=1", "list=1: flag takes no value");
 	TOK_ERR("force-pmu=yes", "force-pmu=yes: flag takes no value");
 	TOK_ERR("icount=", "icount=: flag takes no value");
+	TOK_ERR("bts=on", "bts=on: flag takes no value");
+	assert_false(o.bts);
+	TOK_OK(&o, "bts");
+	assert_true(o.bts);
 
 	assert_false(o.oracle);
 	TOK_OK(&o, "oracle");

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Branch trace store checks (option bts): every taken branch of a kernel written to the DS
+ * area's BTS buffer, in order, equal to the model (which the reference oracle proves) and to
+ * the LBR; the interrupt at the threshold with BTINT, no record past the absolute maximum;
+ * the circular buffer without BTINT.
+ *
+ * Sources: SDM Vol. 3B 17.4.5 / 17.4.9 (TR, BTS, BTINT, BTS_OFF_OS/USR; the 24-byte record;
+ * the buffer's threshold and wrap), 17.4.9.1.
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "pmu/ds.h"
+#include "pmu/lbr.h"
+#include "pmu/pmi.h"
+#include "tests/checks.h"
+#include "tests/measure.h"
+
+static struct ds_area bts_ds __attribute__((aligned(64)));
+#define BTS_MAX_RECORDS	256
+static struct bts_record bts_buf[BTS_MAX_RECORDS + 1] __attribute__((aligned(4096)));
+#define BTS_CANARY	0x5a
+
+static uint64_t addr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static const char *no_bts(void)
+{
+	if (!plat.opt.bts && !plat.opt.force_pmu)
+		return "option bts not set: branch trace store checks are opt-in (BTS writes every "
+		       "taken branch to memory)";
+	return bts_unavailable(&pmu, plat.opt.force_pmu);
+}
+
+/* The legacy LBR records alongside BTS (both from DEBUGCTL) where pmuboot reads one. */
+static bool with_lbr(void)
+{
+	return !lbr_unavailable(&pmu, false) && !pmu.lbr.arch;
+}
+
+/* Arms a BTS buffer of `records` (threshold records with BTINT; 0: no interrupt, circular),
+ * runs k in the frame with DEBUGCTL = TR | BTS (| BTINT) around the call. */
+static int bts_go(const struct kernel_desc *k, uint64_t n, void *arg, unsigned records,
+		  unsigned threshold, struct region *r, char *err, size_t errlen)
+{
+	uint64_t dbg = 0, on;
+	int v;
+
+	memset(bts_buf, BTS_CANARY, sizeof(bts_buf));
+	memset(&bts_ds, 0, sizeof(bts_ds));
+	if (ds_setup_bts(&bts_ds, addr(bts_buf), (uint64_t)records * sizeof(struct bts_record),
+			 threshold, err, errlen))
+		return PMU_EARG;
+	if ((v = ds_area_write(addr(&bts_ds)))) {
+		fmt_snprintf(err, errlen, "WRMSR IA32_DS_AREA faulted (vector %d)", v);
+		return v;
+	}
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	on = dbg | DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | (threshold ? DEBUGCTLMSR_BTINT : 0) |
+	     (with_lbr() ? DEBUGCTLMSR_LBR : 0);
+	if (with_lbr())
+		lbr_clear(&pmu.lbr);
+	if ((v = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg))) {
+		fmt_snprintf(err, errlen, "WRMSR IA32_DEBUGCTL faulted (vector %d)", v);
+		return v;
+	}
+	*r = measure_kernel_msr(k, n, arg, MSR_IA32_DEBUGCTLMSR, on);
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	return 0;
+}
+
+static bool canary_intact(unsigned at)
+{
+	const uint8_t *b = (const uint8_t *)&bts_buf[at];
+
+	for (unsigned i = 0; i < sizeof(struct bts_record); i++)
+		if (b[i] != BTS_CANARY)
+			return false;
+	return true;
+}
+
+/* --- bts.records ---------------------------------------------------------------------- */
+
+enum check_status check_bts_records(struct check_ctx *c)
+{
+	static struct branch_mix mix;
+	static struct bts_record got[BTS_MAX_RECORDS];
+	struct branch_rec want[LBR_DEPTH];
+	struct exec_counts e;
+	struct region r;
+	char err[PMU_ERR_LEN];
+	unsigned n, nwant;
+	const uint64_t iters = 3;	/* 22 taken branches: all of them in the model's ring */
+
+	if (no_bts())
+		return check_skip(c, "%s", no_bts());
+	if (bts_go(&kernel_branch_mix_desc, iters, &mix, BTS_MAX_RECORDS, 0, &r, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a traced run", err);
+	if (bts_records(&bts_ds, bts_buf, addr(bts_buf), BTS_MAX_RECORDS * sizeof(struct bts_record),
+			got, BTS_MAX_RECORDS, &n, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a well-formed BTS buffer", err);
+	region_predict_frame(FRAME_PMU, &kernel_branch_mix_desc, iters, &mix, r.id, &e);
+	nwant = exec_lbr(&e, want);
+	if (n != nwant)
+		return check_fail(c, "measured=%u records expected=%u: the frame's CALL, every taken "
+				  "branch of branch_mix(%llu), its RET", n, nwant,
+				  (unsigned long long)iters);
+	for (unsigned i = 0; i < n; i++)
+		if (got[i].from != want[i].from || got[i].to != want[i].to)
+			return check_fail(c, "measured=record %u 0x%llx -> 0x%llx expected=the model's %s "
+					  "0x%llx -> 0x%llx", i, (unsigned long long)got[i].from,
+					  (unsigned long long)got[i].to, lbr_kind_name(want[i].kind),
+					  (unsigned long long)want[i].from,
+					  (unsigned long long)want[i].to);
+	/* The LBR recorded the same run (DEBUGCTL.LBR with TR and BTS): its newest entries are
+	 * the trace's last records. */
+	if (with_lbr()) {
+		struct lbr_entry l[LBR_MAX_DEPTH];
+		unsigned nl = 0;
+
+		if (lbr_read(&pmu.lbr, l, LBR_MAX_DEPTH, &nl))
+			return check_fail(c, "measured=the LBR could not be read expected=the stack");
+		for (unsigned i = 0; i < nl && i < n; i++)
+			if (l[i].from != got[n - 1 - i].from || l[i].to != got[n - 1 - i].to)
+				return check_fail(c, "measured=LBR entry %u 0x%llx -> 0x%llx, BTS record "
+						  "%u 0x%llx -> 0x%llx expected=the same branch", i,
+						  (unsigned long long)l[i].from,
+						  (unsigned long long)l[i].to, n - 1 - i,
+						  (unsigned long long)got[n - 1 - i].from,
+						  (unsigned long long)got[n - 1 - i].to);
+	}
+	if (!canary_intact(n))
+		return check_fail(c, "measured=the record slot after the index was written "
+				  "expected=untouched");
+	return check_pass(c, "measured=%u records equal the model's taken branches in order%s "
+			  "expected=same (branch_mix n=%llu)", n,
+			  with_lbr() ? ", the LBR's newest too" : "", (unsigned long long)iters);
+}
+
+/* --- bts.threshold: BTINT, the interrupt, and the absolute maximum ---------------------- */
+
+#define BTS_THR		8
+#define BTS_SMALL	16
+
+static struct pmi_stats bts_stats;
+static uint64_t bts_index_at_pmi;
+static bool bts_pmi_seen;
+
+static void bts_nmi(struct trap_frame *f)
+{
+	(void)f;
+	if (!bts_pmi_seen) {
+		bts_pmi_seen = true;
+		bts_index_at_pmi = bts_ds.bts_index;
+	}
+	bts_stats.pmis++;
+	/* No counter overflowed: nothing to acknowledge in GLOBAL_STATUS but bit 62 where the
+	 * part sets it; unmask the LVT entry delivery masked. */
+	pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_BUFFER_OVF);
+	apic_write(APIC_LVTPC, apic_read(APIC_LVTPC) & ~APIC_LVT_MASKED);
+}
+
+enum check_status check_bts_threshold(struct check_ctx *c)
+{
+	struct region r;
+	char err[PMU_ERR_LEN];
+	uint64_t max = addr(bts_buf) + BTS_SMALL * sizeof(struct bts_record);
+	enum check_status st;
+
+	if (no_bts())
+		return check_skip(c, "%s", no_bts());
+	if (!apic.present && !plat.opt.force_pmu)
+		return check_skip(c, "no local APIC for the BTS interrupt");
+	memset(&bts_stats, 0, sizeof(bts_stats));
+	bts_pmi_seen = false;
+	trap_set_handler(X86_TRAP_NMI, bts_nmi);
+	pmu_pmi_lvt_setup(0, true);
+	/* loop4(100): 101 taken branches, a buffer of 16 records, the interrupt at 8. */
+	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_THR, &r, err, sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=a traced run", err);
+		goto out;
+	}
+	if (!bts_pmi_seen)
+		st = check_fail(c, "measured=no interrupt expected=one when the BTS index reached the "
+				"threshold (%u records) with BTINT", BTS_THR);
+	else if (bts_index_at_pmi < bts_ds.bts_buffer_base + BTS_THR * sizeof(struct bts_record))
+		st = check_fail(c, "measured=BTS index at %llu records when the interrupt came "
+				"expected=at least the threshold, %u",
+				(unsigned long long)((bts_index_at_pmi - addr(bts_buf)) /
+						     sizeof(struct bts_record)), BTS_THR);
+	else if (bts_ds.bts_index > max)
+		st = check_fail(c, "measured=BTS index 0x%llx expected=at most the absolute maximum "
+				"0x%llx", (unsigned long long)bts_ds.bts_index,
+				(unsigned long long)max);
+	else if (!canary_intact(BTS_SMALL))
+		st = check_fail(c, "measured=the record slot past the absolute maximum was written "
+				"expected=untouched (with BTINT the buffer does not wrap)");
+	else
+		st = check_pass(c, "measured=interrupt at %llu records, index %llu records, nothing "
+				"past the maximum expected=interrupt at >= %u, <= %u records",
+				(unsigned long long)((bts_index_at_pmi - addr(bts_buf)) /
+						     sizeof(struct bts_record)),
+				(unsigned long long)((bts_ds.bts_index - addr(bts_buf)) /
+						     sizeof(struct bts_record)), BTS_THR, BTS_SMALL);
+out:
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(X86_TRAP_NMI, 0);
+	return st;
+}
+
+/* --- bts.circular: without BTINT the index wraps at the maximum ------------------------ */
+
+enum check_status check_bts_circular(struct check_ctx *c)
+{
+	struct region r;
+	char err[PMU_ERR_LEN];
+	const uint64_t taken = 101;	/* loop4(100): the CALL, 99 back edges, the RET */
+	uint64_t want = addr(bts_buf) + (taken % BTS_SMALL) * sizeof(struct bts_record);
+
+	if (no_bts())
+		return check_skip(c, "%s", no_bts());
+	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, 0, &r, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a traced run", err);
+	if (bts_ds.bts_index != want)
+		return check_fail(c, "measured=BTS index 0x%llx (%lld records) expected=0x%llx: %llu "
+				  "records in a circular buffer of %u", (unsigned long long)bts_ds.bts_index,
+				  (long long)((int64_t)(bts_ds.bts_index - addr(bts_buf)) /
+					      (int64_t)sizeof(struct bts_record)),
+				  (unsigned long long)want, (unsigned long long)taken, BTS_SMALL);
+	if (!canary_intact(BTS_SMALL))
+		return check_fail(c, "measured=the slot past the absolute maximum was written "
+				  "expected=untouched: the buffer wraps to its base");
+	return check_pass(c, "measured=index at %llu of %u after %llu records, nothing past the "
+			  "maximum expected=same (circular without BTINT)",
+			  (unsigned long long)(taken % BTS_SMALL), BTS_SMALL,
+			  (unsigned long long)taken);
+}
