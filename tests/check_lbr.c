@@ -26,6 +26,11 @@
 #include "tests/measure.h"
 #include "tests/pmu_run.h"
 
+static uint64_t addr_of(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
 static const char *no_lbr(void)
 {
 	return lbr_unavailable(&pmu, plat.opt.force_pmu);
@@ -593,5 +598,136 @@ out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, 0);
+	return st;
+}
+
+/* --- lbr.basic_blocks: execution counts from LBR trajectories (seed 000) ----------------- */
+
+/*
+ * Seed 000 ("LBRs and Basic Block Execution Counts"): sample the LBR on PMIs of
+ * BR_INST_RETIRED.ALL_BRANCHES; between one entry's target and the next entry's source every
+ * instruction retired once, so every basic block starting there executed once. Summed over
+ * the samples, the blocks' counts stand in the ratio the kernel executes them. The kernel:
+ * the branch pattern with period 3, bits 011: block B0 (bt, jc) and B2 (inc .. jnz) run every
+ * iteration, B1 (the nop) only when the JC falls through, one iteration in three.
+ */
+#define BB_N		30000ULL
+#define BB_PERIOD	97	/* branches between samples (prime) */
+
+extern char kernel_branch_pattern_nop[], kernel_branch_pattern_ret[];
+/* (kernel_branch_pattern_top, _skip: declared above) */
+static struct pmi_stats bb_stats;
+static uint64_t bb_counts[3], bb_samples, bb_start;
+static uint64_t bb_dbg;
+
+static void bb_rearm(void)
+{
+	char ignored[PMU_ERR_LEN];
+
+	pmu_gp_write(&pmu, 0, bb_start, ignored, sizeof(ignored));
+	/* Versions 2-3: the freeze cleared DEBUGCTL.LBR; version 4 lifts LBR_FRZ with the
+	 * acknowledge. */
+	if (pmu.version < 4)
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bb_dbg);
+}
+
+static void bb_account(uint64_t to, uint64_t from)
+{
+	const uint64_t start[3] = { addr_of(kernel_branch_pattern_top),
+				    addr_of(kernel_branch_pattern_nop),
+				    addr_of(kernel_branch_pattern_skip) };
+
+	for (unsigned b = 0; b < 3; b++)
+		if (start[b] >= to && start[b] <= from)
+			bb_counts[b]++;
+}
+
+static void bb_nmi(struct trap_frame *f)
+{
+	struct lbr_entry e[LBR_MAX_DEPTH];
+	uint64_t lo = addr_of(kernel_branch_pattern_top), hi = addr_of(kernel_branch_pattern_ret);
+	unsigned n = 0;
+
+	(void)f;
+	if (!lbr_read(&pmu.lbr, e, LBR_MAX_DEPTH, &n)) {
+		bb_samples++;
+		/* Newest first: e[i + 1].to .. e[i].from ran once, when both are the kernel's. */
+		for (unsigned i = 0; i + 1 < n; i++) {
+			uint64_t to = e[i + 1].to, from = e[i].from;
+
+			if (to < lo || to > hi || from < lo || from > hi || to > from)
+				break;
+			bb_account(to, from);
+		}
+	}
+	pmu_pmi_handle(&pmu, &bb_stats, true);
+}
+
+enum check_status check_lbr_basic_blocks(struct check_ctx *c)
+{
+	static struct branch_pattern pat = { 0x3, 3 };
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
+	struct pmu_run_opts o = { .reps = 1, .unframed = true };
+	struct ctr_cfg cfg;
+	struct pmu_result res;
+	char err[PMU_ERR_LEN];
+	uint64_t dbg = 0, r1, r2;
+	enum check_status st;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (pmu.lbr.arch && !plat.opt.force_pmu)
+		return check_skip(c, "architectural LBR: sampled through DEBUGCTL freeze, not yet here");
+	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !plat.opt.force_pmu)
+		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
+	bb_start = (1ULL << (pmu.gp_width & 63)) - BB_PERIOD;
+	if (!pmu.full_width_write && pmu_legacy_write_result(bb_start, pmu.gp_width) != bb_start &&
+	    !plat.opt.force_pmu)
+		return check_skip(c, "start value needs full-width writes");
+	e.intr = true;
+	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = bb_start };
+	memset(&bb_stats, 0, sizeof(bb_stats));
+	memset(bb_counts, 0, sizeof(bb_counts));
+	bb_samples = 0;
+	bb_stats.rearm = bb_rearm;
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
+	bb_dbg = dbg | DEBUGCTLMSR_LBR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	lbr_clear(&pmu.lbr);
+	{
+		static const struct lbr_filter none;
+
+		lbr_set_filter(&pmu.lbr, &none);
+	}
+	trap_set_handler(X86_TRAP_NMI, bb_nmi);
+	pmu_pmi_lvt_setup(0, true);
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bb_dbg);
+	if (pmu_run(&cfg, 1, &kernel_branch_pattern_desc, BB_N, &pat, &o, &res, err, sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=a sampled run", err);
+		goto out;
+	}
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	/* The model: B0 and B2 run BB_N times, B1 BB_N / 3 (the JC falls through on i % 3 = 2). */
+	if (bb_samples < 100 || !bb_counts[0]) {
+		st = check_fail(c, "measured=%llu samples, B0 counted %llu expected=at least 100 samples "
+				"(one per %u branches over %llu)", (unsigned long long)bb_samples,
+				(unsigned long long)bb_counts[0], BB_PERIOD, 2 * BB_N);
+		goto out;
+	}
+	r1 = bb_counts[1] * 1000 / bb_counts[0];	/* per mille */
+	r2 = bb_counts[2] * 1000 / bb_counts[0];
+	if (r1 < 300 || r1 > 367 || r2 < 900 || r2 > 1100)
+		st = check_fail(c, "measured=B1/B0 %llu/1000, B2/B0 %llu/1000 (B0 %llu B1 %llu B2 %llu, "
+				"%llu samples) expected=333/1000 (+10%%) and 1000/1000 (+-10%%) as the "
+				"model executes them", (unsigned long long)r1, (unsigned long long)r2,
+				(unsigned long long)bb_counts[0], (unsigned long long)bb_counts[1],
+				(unsigned long long)bb_counts[2], (unsigned long long)bb_samples);
+	else
+		st = check_pass(c, "measured=B1/B0 %llu/1000, B2/B0 %llu/1000 from %llu LBR samples "
+				"expected=333 and 1000 (+-10%%), the model's execution ratios",
+				(unsigned long long)r1, (unsigned long long)r2,
+				(unsigned long long)bb_samples);
+out:
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }

@@ -96,6 +96,7 @@ static const struct kernel_case cases[] = {
 	{ "store_ntdq", &kernel_store_ntdq_desc, setup_lines, 0, 0, 0, { 1, 64, 4096 } },
 	{ "store_plain", &kernel_store_plain_desc, setup_lines, 0, 0, 0, { 1, 64, 4096 } },
 	{ "bigcode", &kernel_bigcode_desc, NULL, 0, 0, 0, { 1, 3 } },
+	{ "smallcode", &kernel_smallcode_desc, NULL, 0, 0, 0, { 1, 100 } },
 	{ "iret_loop", &kernel_iret_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
 	{ "cpuid_loop", &kernel_cpuid_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
 	{ "regs_loop", &kernel_regs_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },

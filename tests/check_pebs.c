@@ -80,6 +80,7 @@ struct pebs_setup {
 	uint64_t data_cfg;		/* MSR_PEBS_DATA_CFG, with adaptive PEBS */
 	unsigned threshold, max;	/* records: interrupt threshold (0: at the maximum) */
 	uint64_t ld_lat;		/* MSR_PEBS_LD_LAT_THRESHOLD, 0: not written */
+	uint64_t frontend;		/* MSR_PEBS_FRONTEND, 0: not written */
 	void (*before)(uint64_t n, void *arg);
 	bool unframed;			/* an NMI handler runs inside: no oracle region */
 };
@@ -134,7 +135,8 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 	pebs_ds.pebs_counter_reset[slot] = start;
 	if ((r = ds_area_write(addr(&pebs_ds))) ||
 	    (pmu.dsc.pebs_baseline && (r = pebs_data_cfg_write(s->data_cfg))) ||
-	    (s->ld_lat && (r = pebs_ld_lat_write(s->ld_lat)))) {
+	    (s->ld_lat && (r = pebs_ld_lat_write(s->ld_lat))) ||
+	    (s->frontend && (r = pebs_frontend_write(s->frontend)))) {
 		fmt_snprintf(err, errlen, "writing the DS area or a PEBS MSR faulted (vector %d)", r);
 		return r;
 	}
@@ -824,4 +826,150 @@ enum check_status check_pebs_fixed(struct check_ctx *c)
 	return check_pass(c, "measured=%u records, every one a state of the loop, for bit 32 "
 			  "expected=%llu +- 1 (reset value in DS slot %d)", v.records,
 			  (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
+}
+
+/* --- pebs.frontend: FRONTEND_RETIRED on the large-code kernel (seed 003) --------------- */
+
+enum fe_prep { FE_NONE, FE_FLUSH_LINES, FE_FLUSH_PAGES };
+
+static const struct {
+	const char *name;
+	uint8_t sub;		/* MSR_PEBS_FRONTEND.EVTSEL, seed 003 Table 18-58 */
+	uint16_t latency;	/* IDQ_READ_BUBBLES: cycles ... */
+	uint8_t width;		/* ... with at least this many empty slots */
+	enum fe_prep prep;	/* what each run starts from */
+	unsigned lo_div;	/* the big run must count at least footprint / lo_div */
+} fe_cases[] = {
+	{ "dsb_miss", 0x11, 0, 0, FE_NONE, 8 },
+	{ "l1i_miss", 0x12, 0, 0, FE_FLUSH_LINES, 4 },
+	{ "l2_miss", 0x13, 0, 0, FE_FLUSH_LINES, 4 },
+	{ "itlb_miss", 0x14, 0, 0, FE_FLUSH_PAGES, 2 },
+	{ "stlb_miss", 0x15, 0, 0, FE_FLUSH_PAGES, 2 },
+	{ "idq_read_bubbles", 0x06, 1, 1, FE_FLUSH_LINES, 16 },
+};
+#define NFE (sizeof(fe_cases) / sizeof(fe_cases[0]))
+#define FE_BIG_N	3ULL
+#define FE_SMALL_N	100ULL
+
+unsigned pebs_fe_instances(void)
+{
+	return NFE;
+}
+
+void pebs_fe_instance_name(unsigned i, char *buf, size_t len)
+{
+	str_lcpy(buf, i < NFE ? fe_cases[i].name : "?", len);
+}
+
+static uint64_t fe_code_start(void)
+{
+	return addr((const void *)kernel_bigcode_desc.fn);
+}
+
+/* Before each big run: its code lines out of every cache, or its pages out of both TLBs. */
+static void fe_flush_lines(uint64_t n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	for (uint64_t a = fe_code_start(); a < addr(kernel_bigcode_end); a += 64)
+		clflush((const void *)(uintptr_t)a);
+	mfence();
+}
+
+static void fe_flush_pages(uint64_t n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	for (uint64_t a = fe_code_start() & ~4095ULL; a < addr(kernel_bigcode_end); a += 4096)
+		invlpg((const void *)(uintptr_t)a);
+}
+
+static void fe_warm_small(uint64_t n, void *arg)
+{
+	kernel_smallcode_desc.fn(n, arg);
+}
+
+enum check_status check_pebs_frontend(struct check_ctx *c)
+{
+	const __typeof__(fe_cases[0]) *fc = &fe_cases[c->instance % NFE];
+	uint64_t fe = fc->sub | (uint64_t)fc->latency << PEBS_FRONTEND_IDQ_BUBBLE_LEN_SHIFT |
+		      (uint64_t)fc->width << PEBS_FRONTEND_IDQ_BUBBLE_WIDTH_SHIFT;
+	uint64_t lines = (addr(kernel_bigcode_end) - fe_code_start() + 63) / 64;
+	uint64_t pages = (addr(kernel_bigcode_end) - (fe_code_start() & ~4095ULL) + 4095) / 4096;
+	uint64_t footprint = fc->prep == FE_FLUSH_PAGES ? pages : lines, big, small, lo, hi;
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	struct pebs_setup s = { .idx = 0, .period = 4, .max = 400, .frontend = fe };
+	struct pmu_run_opts o = { .reps = 1 };
+	static struct pebs_sample smp;
+	struct pebs_reader r;
+	struct pmu_result res;
+	struct ctr_cfg cfg;
+	char err[PMU_ERR_LEN];
+	unsigned records = 0;
+	int got;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	if (!pebs_has_frontend(&pmu) && !plat.opt.force_pmu)
+		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
+				  "later big cores' (seed 003 18.13.1.4); this is %s",
+				  pmu_uarch_name(pmu.uarch));
+	e.event = 0xc6;
+	e.umask = 0x01;
+	s.e = e;
+	o.before = fc->prep == FE_FLUSH_LINES ? fe_flush_lines :
+		   fc->prep == FE_FLUSH_PAGES ? fe_flush_pages : NULL;
+	/* Counting: the big code from its cold state, the small one warm. */
+	if (pebs_frontend_write(fe))
+		return check_fail(c, "measured=WRMSR MSR_PEBS_FRONTEND 0x%llx faulted expected=written",
+				  (unsigned long long)fe);
+	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
+	if (pmu_run(&cfg, 1, &kernel_bigcode_desc, FE_BIG_N, NULL, &o, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a counted run", err);
+	big = res.delta[0];
+	o.before = fe_warm_small;
+	if (pmu_run(&cfg, 1, &kernel_smallcode_desc, FE_SMALL_N, NULL, &o, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a counted run", err);
+	small = res.delta[0];
+	lo = footprint / fc->lo_div;
+	hi = 4 * footprint * FE_BIG_N + 16 * 1024 * FE_BIG_N;
+	if (big < lo || big > hi)
+		return check_fail(c, "measured=%llu on the 64 KiB kernel (%llu lines, %llu pages, %llu "
+				  "passes) expected=%llu..%llu", (unsigned long long)big,
+				  (unsigned long long)lines, (unsigned long long)pages, FE_BIG_N,
+				  (unsigned long long)lo, (unsigned long long)hi);
+	if (small > 8 && small * 16 > big)
+		return check_fail(c, "measured=%llu on the warm 2 KiB kernel, %llu on the 64 KiB one "
+				  "expected=at most 8 or a sixteenth: the count follows the footprint",
+				  (unsigned long long)small, (unsigned long long)big);
+	/* Sampling: every record's eventing IP (or IP) is the big kernel's code. */
+	s.before = fc->prep == FE_FLUSH_LINES ? fe_flush_lines :
+		   fc->prep == FE_FLUSH_PAGES ? fe_flush_pages : NULL;
+	s.period = big / 16 ? big / 16 : 1;
+	if (pebs_go(&s, &kernel_bigcode_desc, FE_BIG_N, NULL, &res, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a PEBS run", err);
+	if (pebs_reader(&r, &s, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	while ((got = pebs_reader_next(&r, &smp, err, sizeof(err))) == 1) {
+		uint64_t ip = smp.has_eventing_ip ? smp.eventing_ip : smp.regs.ip;
+
+		records++;
+		if (ip < fe_code_start() || ip > addr(kernel_bigcode_end))
+			return check_fail(c, "measured=record %u IP 0x%llx expected=in the 64 KiB kernel "
+					  "[0x%llx, 0x%llx)", records - 1, (unsigned long long)ip,
+					  (unsigned long long)fe_code_start(),
+					  (unsigned long long)addr(kernel_bigcode_end));
+	}
+	if (got < 0)
+		return check_fail(c, "measured=%s expected=well-formed records", err);
+	if (records + 1 < big / s.period)
+		return check_fail(c, "measured=%u records expected=about %llu (%llu events at period "
+				  "%llu)", records, (unsigned long long)(big / s.period),
+				  (unsigned long long)big, (unsigned long long)s.period);
+	return check_pass(c, "measured=%llu on 64 KiB (cold: %llu lines, %llu pages), %llu on 2 KiB "
+			  "warm, %u records all in the kernel expected=>= %llu, a sixteenth at most, "
+			  "IPs in the kernel (MSR_PEBS_FRONTEND 0x%llx)", (unsigned long long)big,
+			  (unsigned long long)lines, (unsigned long long)pages,
+			  (unsigned long long)small, records, (unsigned long long)lo,
+			  (unsigned long long)fe);
 }

@@ -72,6 +72,7 @@ unsigned lbr_filter_instances(void);
 void lbr_filter_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_lbr_mispredict(struct check_ctx *c);
 enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c);
+enum check_status check_lbr_basic_blocks(struct check_ctx *c);
 /* tests/check_pebs.c */
 enum check_status check_pebs_precise(struct check_ctx *c);
 unsigned pebs_counter_instances(void);
@@ -83,6 +84,9 @@ unsigned pebs_ll_instances(void);
 void pebs_ll_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_pebs_adaptive(struct check_ctx *c);
 enum check_status check_pebs_fixed(struct check_ctx *c);
+enum check_status check_pebs_frontend(struct check_ctx *c);
+unsigned pebs_fe_instances(void);
+void pebs_fe_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_bts.c (option bts) */
 enum check_status check_bts_records(struct check_ctx *c);
 enum check_status check_bts_threshold(struct check_ctx *c);

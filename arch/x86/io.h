@@ -25,6 +25,8 @@ static inline void lfence(void) { asm volatile("lfence" ::: "memory"); }
 static inline void mfence(void) { asm volatile("mfence" ::: "memory"); }
 static inline void barrier(void) { asm volatile("" ::: "memory"); }
 static inline void clflush(const volatile void *p) { asm volatile("clflush %0" : "+m"(*(volatile char *)p)); }
+/* Drops the TLB entries (both levels) for the page holding p. */
+static inline void invlpg(const volatile void *p) { asm volatile("invlpg (%0)" : : "r"(p) : "memory"); }
 
 #define X86_EFLAGS_IF	BIT(9)
 #define X86_EFLAGS_DF	BIT(10)

@@ -9,7 +9,7 @@
 
 	.text
 	.globl	kernel_bigcode, kernel_bigcode_top, kernel_bigcode_jnz, kernel_bigcode_ret
-	.globl	kernel_bigcode_insns
+	.globl	kernel_bigcode_insns, kernel_bigcode_end
 	.balign	4096
 kernel_bigcode:
 	movq	%rdi, %rcx
@@ -21,6 +21,27 @@ kernel_bigcode_top:
 kernel_bigcode_jnz:
 	jnz	kernel_bigcode_top
 kernel_bigcode_ret:
+	ret
+kernel_bigcode_end:
+
+/*
+ * kernel_smallcode(n, arg): the same loop with SMALLCODE_INSNS adds (2 KiB of code, which
+ * every L1 instruction cache and decoded-uop cache holds): the front-end checks' quiet
+ * case. Per iteration: SMALLCODE_INSNS + 2 instructions, 1 conditional branch; fixed 2.
+ */
+#define SMALLCODE_INSNS 512
+	.globl	kernel_smallcode, kernel_smallcode_top, kernel_smallcode_jnz, kernel_smallcode_ret
+	.balign	4096
+kernel_smallcode:
+	movq	%rdi, %rcx
+kernel_smallcode_top:
+	.rept	SMALLCODE_INSNS
+	addq	$1, %rax
+	.endr
+	decq	%rcx
+kernel_smallcode_jnz:
+	jnz	kernel_smallcode_top
+kernel_smallcode_ret:
 	ret
 
 	.section .rodata

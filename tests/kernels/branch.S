@@ -22,6 +22,7 @@
 	.text
 	.globl	kernel_branch_pattern, kernel_branch_pattern_top, kernel_branch_pattern_jc
 	.globl	kernel_branch_pattern_skip, kernel_branch_pattern_jnz, kernel_branch_pattern_ret
+	.globl	kernel_branch_pattern_nop
 	.balign	64
 kernel_branch_pattern:
 	movq	(%rsi), %r8
@@ -33,6 +34,7 @@ kernel_branch_pattern_top:
 	btq	%r10, %r8
 kernel_branch_pattern_jc:
 	jc	kernel_branch_pattern_skip
+kernel_branch_pattern_nop:
 	nop
 kernel_branch_pattern_skip:
 	incq	%r10

@@ -183,6 +183,9 @@ const struct kernel_desc kernel_bigcode_desc = {
 	.insns_per_iter = 16384 + 2,
 };
 
+LOOP_KERNEL_SYMS(kernel_smallcode);
+ARITH_MODEL(kernel_smallcode, 512 + 2, 2);
+
 /* store.S: one line per iteration from arg; the lines are consecutive. */
 LOOP_KERNEL_SYMS(kernel_store_nt);
 LOOP_KERNEL_SYMS(kernel_store_ntdq);

@@ -61,6 +61,9 @@ extern const struct kernel_desc kernel_store_nt_desc;		/* store.S: arg = 64-byte
 extern const struct kernel_desc kernel_store_ntdq_desc;
 extern const struct kernel_desc kernel_store_plain_desc;
 extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
+extern const struct kernel_desc kernel_smallcode_desc;		/* bigcode.S: 2 KiB of code */
+/* The bigcode kernel's code spans [kernel_bigcode_desc.fn, kernel_bigcode_end). */
+extern char kernel_bigcode_end[];
 extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
