@@ -452,26 +452,34 @@ def vpmu_model(label, cpu, allowed, version):
     """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
     a reason this model explains (allowed: (check regex, reason regex) pairs)."""
     def case(wd):
-        r = run(["--vpmu", "--cpu", cpu, "--timeout", "900"], wd, "vpmu_" + label, timeout=900)
+        r = run(["--vpmu", "--cpu", cpu, "--timeout", "900", "--", "bts"], wd, "vpmu_" + label,
+                timeout=900)
         tests, summary, header, text = clean_run(r, "vpmu " + cpu)
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
         bad = []
         for t in tests:
             n = t.description
-            if not t.skip or not n.startswith(("pmu.", "model.")):
+            if not t.skip or not n.startswith(COUNTER_GROUPS):
                 continue
             why = skip_reason(t)
             if not any(re.match(cn, n) and re.search(rs, why) for cn, rs in allowed):
                 bad.append("%s: %s" % (n, why))
         expect(not bad, "counter checks skipped without a reason this model explains:\n%s"
                % "\n".join(bad))
-        ran = sum(1 for t in tests if not t.skip and t.description.startswith(("pmu.", "model.")))
-        return "%s; %d counter and model checks ran in %.1f s" % (summary, ran, r["seconds"])
+        ran = sum(1 for t in tests if not t.skip and t.description.startswith(COUNTER_GROUPS))
+        return "%s; %d counter, model, PEBS, LBR and BTS checks ran in %.1f s" % (
+            summary, ran, r["seconds"])
     return case
 
 
+# The groups whose SKIPs must each be explained by the model.
+COUNTER_GROUPS = ("pmu.", "model.", "pebs.", "lbr.", "bts.")
 NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
+NO_ADAPTIVE = (r"pebs\.(adaptive|fixed)$", r"PEBS_BASELINE\[14\]=0")
+NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
+NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only)$", r"nhm_lbr_sel_map")
+V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
 NO_SLOTS_GP = (r"pmu\.arch\.topdown_slots\.", r"CPUID\.0AH:EBX\[7\]=1 or beyond EBX length")
 NOT_V4 = (r"pmu\.status_set_inuse$", r"need PMU version 4")
 NOT_SKL = (r"pmu\.cache_levels$", r"as on Skylake; this is ")
@@ -479,13 +487,15 @@ V1_FRAME = (r"(pmu|model)\.", r"PMU version 1: no IA32_PERF_GLOBAL_CTRL")
 V1_ICOUNT = (r"(pmu\.frame|model\.)", r"option icount not set")
 
 VPMU_MODELS = [
-    ("nehalem", "Nehalem", 3, [NOT_V4, NOT_SKL, NO_SLOTS_GP]),
-    ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP]),
+    ("nehalem", "Nehalem", 3, [NOT_V4, NOT_SKL, NO_SLOTS_GP, NO_ADAPTIVE, NO_FRONTEND,
+                               NHM_CALL_FILTER]),
+    ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE]),
     # QEMU's Icelake-Server reports model 134 (0x86, Jacobsville: pmuboot and
     # kvm-unit-tests then expect erratum SRF7); model 106 (0x6A) is Ice Lake-SP.
     ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM]),
-    ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP]),
-    ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT]),
+    ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, NO_ADAPTIVE]),
+    ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT,
+                                               NO_ADAPTIVE, V1_GLOBAL]),
 ]
 
 
@@ -541,15 +551,35 @@ ERRATA = [
     ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"], r"pmu\..*\.gp3$"),
     ("kvm-reset-ctrl", [r"pmu\.reset_state"], r"pmu\.reset_state"),
     ("kut-evlen", [r"pmu\.arch\.topdown_slots\.gp0"], r"pmu\.arch\.topdown_slots\."),
+    # LBR and BTS (kinds 5 and 12)
+    ("lbr-from-to-swap", [r"lbr\.stack\.loop4"], r"lbr\.|bts\.records|pebs\.adaptive"),
+    ("lbr-tos-skew", [r"lbr\.stack\.loop4"], r"lbr\.|bts\.records"),
+    ("lbr-no-wrap", [r"lbr\.tos_wrap"], r"lbr\.|bts\.records"),
+    ("nhm-lbr-call-filter", [r"lbr\.filter\.no_jumps"], r"lbr\.filter\.(no_jumps|calls_only)"),
+    ("lbr-mispred-stuck", [r"lbr\.mispredict"], r"lbr\.mispredict"),
+    ("am94", [r"lbr\.freeze_on_pmi"], r"lbr\.(freeze_on_pmi|basic_blocks)"),
+    ("bts-past-max", [r"bts\.threshold"], r"bts\."),
+    # PEBS (kinds 3, 4, 7 and 11)
+    ("core2-pebs-trap-ip", [r"pebs\.precise\.gp0"], r"pebs\."),
+    ("pebs-past-max", [r"pebs\.buffer_full"], r"pebs\."),
+    ("aj68", [r"pebs\.threshold"], r"pebs\."),
+    ("pebs-pmi-lost", [r"pebs\.threshold"], r"pebs\."),
+    ("aj69", [r"pebs\.threshold"], r"pebs\.threshold"),
+    ("pebs-zero-status", [r"pebs\.precise\.gp0"], r"pebs\."),
+    ("pebs-no-reload", [r"pebs\.precise\.gp0"], r"pebs\."),
+    ("kvm-pebs-lbr-leak", [r"pebs\.adaptive"], r"pebs\.adaptive"),
+    ("pebs-ll-threshold", [r"pebs\.load_latency\.above_threshold"], r"pebs\.load_latency\."),
 ]
 ERRATUM_CPU = "Skylake-Client"
+# Errata of features Skylake's PEBS lacks (adaptive records) run on Ice Lake-SP.
+ERRATUM_CPUS = {"kvm-pebs-lbr-leak": "Icelake-Server,model=106"}
 
 
 def vpmu_erratum(name, must, allowed):
     """The run with one injected erratum fails, and in the checks meant to see it."""
     def case(wd):
-        r = run(["--vpmu", "--cpu", ERRATUM_CPU, "--erratum", name, "--timeout", "900"], wd,
-                "erratum_" + name, timeout=900)
+        r = run(["--vpmu", "--cpu", ERRATUM_CPUS.get(name, ERRATUM_CPU), "--erratum", name,
+                 "--timeout", "900", "--", "bts"], wd, "erratum_" + name, timeout=900)
         expect(r["rc"] != 0, "erratum %s: the run passed (run.sh exited 0)" % name)
         tests, summary, header, text = parse_tap(r["log"])
         failed = [t.description for t in tests if not t.ok and not t.skip]
