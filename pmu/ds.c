@@ -127,6 +127,10 @@ int ds_setup_bts(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned thr
 	if (setup(f, base, bytes, sizeof(struct bts_record), threshold_records, "BTS", err,
 		  errlen))
 		return -1;
+	/* A circular buffer (BTINT clear) needs the threshold past the maximum, or the wrap
+	 * still interrupts (SDM Vol. 3B 18.4.9 / 17.4.9 note on circular BTS buffers). */
+	if (!threshold_records)
+		f[3] = f[2] + sizeof(struct bts_record);
 	ds->bts_buffer_base = f[0];
 	ds->bts_index = f[1];
 	ds->bts_absolute_maximum = f[2];
@@ -135,7 +139,7 @@ int ds_setup_bts(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned thr
 }
 
 static int check(const uint64_t *fields, uint64_t buf, uint64_t bytes, unsigned rec,
-		 const char *what, char *err, size_t errlen)
+		 bool threshold_past_max_ok, const char *what, char *err, size_t errlen)
 {
 	uint64_t base = fields[0], index = fields[1], max = fields[2], thr = fields[3];
 
@@ -172,7 +176,7 @@ static int check(const uint64_t *fields, uint64_t buf, uint64_t bytes, unsigned 
 			     what, (unsigned long long)thr, (unsigned long long)base);
 		return -1;
 	}
-	if (thr > max) {
+	if (thr > max && !threshold_past_max_ok) {
 		fmt_snprintf(err, errlen, "%s interrupt threshold 0x%llx is past the absolute maximum "
 			     "0x%llx", what, (unsigned long long)thr, (unsigned long long)max);
 		return -1;
@@ -186,7 +190,7 @@ int ds_check_pebs(const struct ds_area *ds, uint64_t buf, uint64_t bytes, unsign
 	const uint64_t f[4] = { ds->pebs_buffer_base, ds->pebs_index, ds->pebs_absolute_maximum,
 				ds->pebs_interrupt_threshold };
 
-	return check(f, buf, bytes, record_size, "PEBS", err, errlen);
+	return check(f, buf, bytes, record_size, false, "PEBS", err, errlen);
 }
 
 int ds_check_bts(const struct ds_area *ds, uint64_t buf, uint64_t bytes, char *err,
@@ -195,7 +199,7 @@ int ds_check_bts(const struct ds_area *ds, uint64_t buf, uint64_t bytes, char *e
 	const uint64_t f[4] = { ds->bts_buffer_base, ds->bts_index, ds->bts_absolute_maximum,
 				ds->bts_interrupt_threshold };
 
-	return check(f, buf, bytes, sizeof(struct bts_record), "BTS", err, errlen);
+	return check(f, buf, bytes, sizeof(struct bts_record), true, "BTS", err, errlen);
 }
 
 int bts_records(const struct ds_area *ds, const void *mem, uint64_t buf, uint64_t bytes,
@@ -247,25 +251,66 @@ int pebs_frontend_write(uint64_t v)
 
 bool pebs_has_ld_lat(const struct pmu_caps *p)
 {
+	/* Big cores only: the Atom cores have no MSR_PEBS_LD_LAT_THRESHOLD event of this kind
+	 * (Goldmont to Tremont none; Gracemont and later another event, 05D0H; Linux core.c). */
 	switch (p->uarch) {
-	case UARCH_UNKNOWN: case UARCH_CORE2: case UARCH_BONNELL: case UARCH_SALTWELL:
-	case UARCH_SILVERMONT: case UARCH_AIRMONT: case UARCH_KNIGHTS_LANDING:
-	case UARCH_KNIGHTS_MILL:
-		return false;
-	default:
+	case UARCH_NEHALEM: case UARCH_WESTMERE: case UARCH_SANDY_BRIDGE: case UARCH_IVY_BRIDGE:
+	case UARCH_HASWELL: case UARCH_BROADWELL: case UARCH_SKYLAKE: case UARCH_SKYLAKE_X:
+	case UARCH_KABY_LAKE: case UARCH_CANNON_LAKE: case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X:
+	case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE: case UARCH_SAPPHIRE_RAPIDS:
+	case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
 		return p->pebs_format >= 1;
+	default:
+		return false;
 	}
+}
+
+bool pebs_golden_cove(const struct pmu_caps *p)
+{
+	switch (p->uarch) {
+	case UARCH_SAPPHIRE_RAPIDS: case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
+		return true;
+	case UARCH_ALDER_LAKE: case UARCH_RAPTOR_LAKE: case UARCH_METEOR_LAKE:
+	case UARCH_ARROW_LAKE: case UARCH_LUNAR_LAKE: case UARCH_PANTHER_LAKE:
+		return p->core_type == HYBRID_CORE_CORE;
+	default:
+		return false;
+	}
+}
+
+uint64_t pebs_gp_mask(const struct pmu_caps *p)
+{
+	unsigned n = p->num_gp;
+
+	if (p->pebs_format == 0)
+		return n ? 1 : 0;		/* Core 2: PMC0 (SDM 18.6.2.4) */
+	switch (p->uarch) {
+	case UARCH_BONNELL: case UARCH_SALTWELL: case UARCH_SILVERMONT: case UARCH_AIRMONT:
+	case UARCH_GOLDMONT: case UARCH_GOLDMONT_PLUS: case UARCH_TREMONT:
+	case UARCH_KNIGHTS_LANDING: case UARCH_KNIGHTS_MILL:
+		return n ? 1 : 0;		/* Linux intel_slm/glm_pebs_event_constraints */
+	default:
+		break;
+	}
+	if (p->pebs_format < 4 && n > 4)
+		n = 4;				/* PEBS_EN_PMC0-3 */
+	if (n > 8)
+		n = 8;
+	/* Golden Cove: instructions retired and load latency take PEBS on PMC1.. only
+	 * (Linux intel_spr_pebs_event_constraints: 0xfe). */
+	return ((1ULL << n) - 1) & (pebs_golden_cove(p) ? ~1ULL : ~0ULL);
 }
 
 bool pebs_has_frontend(const struct pmu_caps *p)
 {
+	/* FRONTEND_RETIRED as C6H/01H (seed 003): Skylake through Rocket Lake. Golden Cove
+	 * and later encode it with another unit mask; not yet. */
 	switch (p->uarch) {
 	case UARCH_SKYLAKE: case UARCH_SKYLAKE_X: case UARCH_KABY_LAKE: case UARCH_CANNON_LAKE:
 	case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X: case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE:
-	case UARCH_SAPPHIRE_RAPIDS: case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
 		return p->pebs_format >= 3;
 	default:
-		return false;	/* hybrid parts: per core type, not yet */
+		return false;
 	}
 }
 

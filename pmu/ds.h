@@ -70,6 +70,8 @@ int ds_reset_slot(const struct pmu_caps *p, bool fixed, unsigned idx);
  */
 int ds_setup_pebs(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned record_size,
 		  unsigned threshold_records, char *err, size_t errlen);
+/* BTS with threshold_records 0 is a circular buffer (BTINT clear): its threshold goes one
+ * record past the maximum, as the SDM asks, so the wrap raises no interrupt. */
 int ds_setup_bts(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned threshold_records,
 		 char *err, size_t errlen);
 
@@ -77,7 +79,7 @@ int ds_setup_bts(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned thr
  * Checks the PEBS pointers as the CPU left them against the buffer pmuboot gave it
  * ([buf, buf + bytes)): base = buf, base <= index <= absolute maximum <= buf + bytes,
  * threshold within (base, maximum] (past the maximum the buffer fills before the interrupt
- * can come), and, for fixed-size records (record_size != 0), index
+ * can come; for BTS, past the maximum is the circular buffer's setting), and, for fixed-size records (record_size != 0), index
  * and maximum on a record boundary. 0, or -1 with err naming the field and its value.
  */
 int ds_check_pebs(const struct ds_area *ds, uint64_t buf, uint64_t bytes, unsigned record_size,
@@ -112,9 +114,16 @@ int ds_restore(const struct pmu_caps *p, const struct ds_state *s);
 /* PEBS_ENABLE 0 (and DATA_CFG 0) where PEBS exists: part of the reset baseline. */
 int ds_quiesce(const struct pmu_caps *p);
 
-/* Whether the model has MSR_PEBS_LD_LAT_THRESHOLD (Nehalem and later big cores) and
- * MSR_PEBS_FRONTEND (Skylake and later big cores). */
+/* Whether the model has load-latency PEBS through MSR_PEBS_LD_LAT_THRESHOLD (Nehalem and
+ * later big cores) and FRONTEND_RETIRED C6H/01H with MSR_PEBS_FRONTEND (Skylake to Rocket
+ * Lake). */
 bool pebs_has_ld_lat(const struct pmu_caps *p);
 bool pebs_has_frontend(const struct pmu_caps *p);
+/* Golden Cove and later big cores (Sapphire/Emerald/Granite Rapids, the P-cores of Alder
+ * Lake and later): their PEBS constraints differ (no GP0 for instructions and load latency;
+ * load latency wants the auxiliary event 8203H; the memory group's latency field split). */
+bool pebs_golden_cove(const struct pmu_caps *p);
+/* GP counters that take PEBS for instructions retired, as a GLOBAL_CTRL-style mask. */
+uint64_t pebs_gp_mask(const struct pmu_caps *p);
 
 #endif /* PMU_DS_H */

@@ -33,7 +33,9 @@ static const struct {
 	{ UARCH_KABY_LAKE, 32, true, true }, { UARCH_CANNON_LAKE, 32, true, true },
 	{ UARCH_ICE_LAKE, 32, true, true }, { UARCH_ICE_LAKE_X, 32, true, true },
 	{ UARCH_TIGER_LAKE, 32, true, true }, { UARCH_ROCKET_LAKE, 32, true, true },
-	{ UARCH_KNIGHTS_LANDING, 8, true, false }, { UARCH_KNIGHTS_MILL, 8, true, false },
+	/* Knights Landing/Mill: the Sandy Bridge LBR_SELECT, and a mispredicted flag in
+	 * FROM[63] although PERF_CAPABILITIES says LIP (Linux intel_pmu_lbr_init_knl). */
+	{ UARCH_KNIGHTS_LANDING, 8, true, true }, { UARCH_KNIGHTS_MILL, 8, true, true },
 };
 
 void lbr_caps_decode(struct lbr_caps *l, enum pmu_uarch u, bool have_format, unsigned format,
@@ -74,6 +76,8 @@ void lbr_caps_decode(struct lbr_caps *l, enum pmu_uarch u, bool have_format, uns
 	}
 	if (!l->present)
 		return;
+	if ((u == UARCH_KNIGHTS_LANDING || u == UARCH_KNIGHTS_MILL) && format == LBR_FORMAT_LIP)
+		l->format = format = LBR_FORMAT_EIP_FLAGS;
 	switch (format) {
 	case LBR_FORMAT_EIP_FLAGS:
 	case LBR_FORMAT_EIP_FLAGS2:

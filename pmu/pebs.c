@@ -32,8 +32,9 @@ unsigned pebs_record_size(unsigned format)
 	}
 }
 
-int pebs_reader_init(struct pebs_reader *r, unsigned format, const struct ds_area *ds,
-		     const void *mem, uint64_t buf, uint64_t bytes, char *err, size_t errlen)
+int pebs_reader_init(struct pebs_reader *r, unsigned format, unsigned flags,
+		     const struct ds_area *ds, const void *mem, uint64_t buf, uint64_t bytes,
+		     char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	if (format > 5) {
@@ -48,6 +49,7 @@ int pebs_reader_init(struct pebs_reader *r, unsigned format, const struct ds_are
 	r->index = ds->pebs_index;
 	r->pos = r->base;
 	r->format = format;
+	r->flags = flags;
 	return 0;
 }
 
@@ -117,6 +119,16 @@ static int next_adaptive(struct pebs_reader *r, struct pebs_sample *s, char *err
 	size = (unsigned)(b.format_size >> PEBS_BASIC_SIZE_SHIFT);
 	s->groups = b.format_size & PEBS_BASIC_GROUPS;
 	want = pebs_adaptive_size(s->groups);
+	if (r->flags & PEBS_READ_TIMING) {
+		s->has_retire_latency = true;
+		s->retire_latency = (b.format_size & PEBS_BASIC_RETIRE_LAT) >>
+				    PEBS_BASIC_RETIRE_LAT_SHIFT;
+	} else if (b.format_size & PEBS_BASIC_RETIRE_LAT) {
+		fmt_snprintf(err, errlen, "record %u at 0x%llx: format word 0x%llx sets bits 47:32, "
+			     "which only PEBS timing information (PERF_CAPABILITIES[17]) defines",
+			     r->count, (unsigned long long)r->pos, (unsigned long long)b.format_size);
+		return -1;
+	}
 	if (s->groups & ~(PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GPRS | PEBS_DATACFG_XMMS |
 			  PEBS_DATACFG_LBRS | PEBS_DATACFG_LBR_ENTRIES)) {
 		fmt_snprintf(err, errlen, "record %u at 0x%llx: format word 0x%llx names groups pmuboot "
@@ -152,7 +164,12 @@ static int next_adaptive(struct pebs_reader *r, struct pebs_sample *s, char *err
 		s->has_mem = true;
 		s->dla = m.address;
 		s->dse = m.aux;
-		s->latency = m.latency;
+		if (r->flags & PEBS_READ_SPLIT_LATENCY) {
+			s->instr_latency = m.latency & 0xffff;
+			s->latency = (m.latency >> 32) & 0xffff;
+		} else {
+			s->latency = m.latency & 0xffffffffULL;
+		}
 	}
 	if (s->groups & PEBS_DATACFG_GPRS) {
 		struct pebs_gprs g;

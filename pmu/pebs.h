@@ -68,19 +68,24 @@ _Static_assert(offsetof(struct pebs_record_skl, hsw.nhm.dse) == 0xa0, "seed 003 
 /* Formats 4 and 5 (adaptive PEBS): the basic group, then the groups MSR_PEBS_DATA_CFG (or,
  * for a counter without its adaptive bit, none) selects, in this order. */
 struct pebs_basic {
-	uint64_t format_size;				/* 00H: 63:48 record size, 47:0 groups */
+	uint64_t format_size;				/* 00H: 63:48 record size, 47:32 retire
+							 * latency (PERF_CAP[17]), 31:0 groups */
 	uint64_t ip;					/* 08H: eventing IP */
 	uint64_t applicable_counters;			/* 10H: the counters this record is for */
 	uint64_t tsc;					/* 18H */
 };
 _Static_assert(sizeof(struct pebs_basic) == 0x20, "adaptive basic group");
 #define PEBS_BASIC_SIZE_SHIFT	48
-#define PEBS_BASIC_GROUPS	0x0000ffffffffffffULL
+#define PEBS_BASIC_GROUPS	0x00000000ffffffffULL
+#define PEBS_BASIC_RETIRE_LAT	0x0000ffff00000000ULL
+#define PEBS_BASIC_RETIRE_LAT_SHIFT 32
 
 struct pebs_meminfo {					/* DATA_CFG bit 0 */
 	uint64_t address;				/* data linear address */
 	uint64_t aux;					/* data source */
-	uint64_t latency;				/* load latency */
+	uint64_t latency;				/* load latency: bits 31:0 up to Ice
+							 * Lake; Golden Cove: 15:0 instruction
+							 * latency, 47:32 cache latency */
 	uint64_t tsx_tuning;
 };
 _Static_assert(sizeof(struct pebs_meminfo) == 0x20, "adaptive memory group");
@@ -133,7 +138,10 @@ struct pebs_sample {
 	uint64_t status;		/* formats 1-3: GLOBAL_STATUS; adaptive: applicable
 					 * counters */
 	bool has_mem;
-	uint64_t dla, dse, latency;
+	uint64_t dla, dse, latency;	/* latency: the load's, in core cycles */
+	uint64_t instr_latency;		/* Golden Cove's split field: the instruction's */
+	bool has_retire_latency;
+	uint64_t retire_latency;	/* PERF_CAPABILITIES[17]: basic group bits 47:32 */
 	bool has_tsc;
 	uint64_t tsc;
 	bool has_xmm;
@@ -142,11 +150,17 @@ struct pebs_sample {
 	struct pebs_lbr_entry lbr[PEBS_MAX_LBR];
 };
 
+/* How the CPU fills fields whose meaning changed within a format. */
+#define PEBS_READ_TIMING	(1U << 0)	/* PERF_CAPABILITIES[17]: retire latency in the
+						 * basic group's bits 47:32 */
+#define PEBS_READ_SPLIT_LATENCY	(1U << 1)	/* Golden Cove: the memory group's latency is
+						 * instruction (15:0) and cache (47:32) */
+
 /* Walks the records between the DS area's base and index. */
 struct pebs_reader {
 	const uint8_t *mem;		/* the buffer's memory */
 	uint64_t base, index, pos;	/* linear addresses */
-	unsigned format;
+	unsigned format, flags;
 	unsigned count;			/* records returned */
 };
 
@@ -155,13 +169,16 @@ struct pebs_reader {
  * boundary) and a known format, then readies r at the base. mem is the buffer's memory
  * (bytes long), buf its linear address. 0, or -1 with err naming what is wrong.
  */
-int pebs_reader_init(struct pebs_reader *r, unsigned format, const struct ds_area *ds,
-		     const void *mem, uint64_t buf, uint64_t bytes, char *err, size_t errlen);
+int pebs_reader_init(struct pebs_reader *r, unsigned format, unsigned flags,
+		     const struct ds_area *ds, const void *mem, uint64_t buf, uint64_t bytes,
+		     char *err, size_t errlen);
 /* The next record into s: 1, 0 past the last, or -1 with err for a record that cannot be
  * one (an adaptive size that disagrees with its groups or runs past the index). */
 int pebs_reader_next(struct pebs_reader *r, struct pebs_sample *s, char *err, size_t errlen);
 
-/* Data source encoding (seed 000 Table 5; Sandy Bridge and later read the same low 4 bits). */
+/* Data source encoding, seed 000 Table 5 (Nehalem). Later parts keep the low 4 bits and the
+ * levels, but some values' snoop details differ (0x5-0x7 from Sandy Bridge, 0x8, 0x9, 0xB-0xD
+ * from Skylake: Linux ds.c pebs_data_source); the names below are Nehalem's. */
 #define PEBS_DSE_SOURCE(dse)	((unsigned)((dse) & 0xf))
 #define PEBS_DSE_UNKNOWN_MISS	0x0
 #define PEBS_DSE_L1		0x1

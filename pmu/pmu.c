@@ -62,6 +62,7 @@ void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t v)
 	p->freeze_while_smm = v & PERF_CAP_FREEZE_WHILE_SMM;
 	p->full_width_write = v & PERF_CAP_FW_WRITE;
 	p->dsc.pebs_baseline = v & PERF_CAP_PEBS_BASELINE;
+	p->dsc.pebs_timing = v & PERF_CAP_PEBS_TIMING_INFO;
 }
 
 /* Intel family 6 models (SDM Vol. 4 Table 2-1 and the processor identification tables). */
@@ -108,7 +109,8 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 	if (family != 6)
 		return 0;
 	switch (model) {
-	case 0x4d:	/* Avoton/Rangeley */
+	case 0x4d:	/* Avoton/Rangeley (Silvermont) */
+		return PMU_ERRATUM_FAR_INSNS | PMU_ERRATUM_FAR_BRANCHES | PMU_ERRATUM_LBR_CALL_FILTER;
 	case 0x5f:	/* Denverton */
 	case 0x86:	/* Jacobsville */
 	case 0xaf:	/* Sierra Forest */
@@ -118,7 +120,11 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 	case 0x1a: case 0x1e: case 0x1f: case 0x2e:	/* Nehalem */
 		return PMU_ERRATUM_PERIOD_32 | PMU_ERRATUM_LBR_CALL_FILTER;
 	case 0x25: case 0x2c: case 0x2f:		/* Westmere */
+	case 0x37: case 0x4a: case 0x5a: case 0x5d:	/* Silvermont */
+	case 0x4c:					/* Airmont */
 		return PMU_ERRATUM_LBR_CALL_FILTER;
+	case 0x0f: case 0x16: case 0x17: case 0x1d:	/* Core 2 */
+		return PMU_ERRATUM_PEBS_CORE2;
 	case 0x3c: case 0x3f: case 0x45: case 0x46:	/* Haswell */
 	case 0x3d: case 0x47: case 0x4f: case 0x56:	/* Broadwell */
 		return PMU_ERRATUM_PERIOD_128;
@@ -135,8 +141,11 @@ const char *pmu_erratum_note(uint32_t erratum)
 	if (erratum & PMU_ERRATUM_PERIOD_32)
 		return "known Nehalem erratum: PMI periods below 32 storm (Linux nhm_limit_period)";
 	if (erratum & PMU_ERRATUM_LBR_CALL_FILTER)
-		return "known Nehalem/Westmere erratum: LBR_SELECT drops near calls unless both jump "
-		       "kinds are recorded too (Linux nhm_lbr_sel_map)";
+		return "known Nehalem/Westmere erratum: LBR_SELECT drops near calls unless the jump "
+		       "kinds are recorded too (Linux nhm_lbr_sel_map, also used for Silvermont)";
+	if (erratum & PMU_ERRATUM_PEBS_CORE2)
+		return "known Core 2 errata AJ68 (the PEBS threshold PMI one record late) and AJ69 "
+		       "(GLOBAL_STATUS[62] only with DEBUGCTL[12])";
 	if (erratum & PMU_ERRATUM_PERIOD_128)
 		return "known errata HSW11/BDM11/BDM55: INST_RETIRED PMI periods below 128 "
 		       "misbehave (Linux bdw_limit_period)";

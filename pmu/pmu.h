@@ -86,6 +86,7 @@ struct ds_caps {
 	bool bts_unavailable;		/* IA32_MISC_ENABLE[11] */
 	bool pebs_unavailable;		/* IA32_MISC_ENABLE[12] */
 	bool pebs_baseline;		/* PERF_CAPABILITIES[14]: adaptive PEBS */
+	bool pebs_timing;		/* PERF_CAPABILITIES[17]: retire latency in the basic group */
 };
 
 struct pmu_caps {
@@ -128,8 +129,12 @@ struct pmu_caps {
 							 * misbehave (HSW11, BDM11, BDM55; Linux
 							 * bdw_limit_period) */
 #define PMU_ERRATUM_LBR_CALL_FILTER	(1U << 4)	/* LBR_SELECT keeps near calls only if
-							 * it keeps both jump kinds too (Nehalem,
-							 * Westmere; Linux nhm_lbr_sel_map) */
+							 * it keeps the jump kinds too (Nehalem,
+							 * Westmere; Linux nhm_lbr_sel_map, which
+							 * it applies to Silvermont too) */
+#define PMU_ERRATUM_PEBS_CORE2		(1U << 5)	/* the PEBS threshold PMI comes one record
+							 * late (AJ68) and GLOBAL_STATUS[62] is set
+							 * only with DEBUGCTL[12] (AJ69): Core 2 */
 /* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
  * gates its exact counts on the same list). */
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);

@@ -66,8 +66,12 @@ static int bts_go(const struct kernel_desc *k, uint64_t n, void *arg, unsigned r
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
 	on = dbg | DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | (threshold ? DEBUGCTLMSR_BTINT : 0) |
 	     (with_lbr() ? DEBUGCTLMSR_LBR : 0);
-	if (with_lbr())
+	if (with_lbr()) {
+		static const struct lbr_filter every;
+
 		lbr_clear(&pmu.lbr);
+		lbr_set_filter(&pmu.lbr, &every);	/* whatever an earlier check left */
+	}
 	if ((v = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg))) {
 		fmt_snprintf(err, errlen, "WRMSR IA32_DEBUGCTL faulted (vector %d)", v);
 		return v;
@@ -145,25 +149,23 @@ enum check_status check_bts_records(struct check_ctx *c)
 			  with_lbr() ? ", the LBR's newest too" : "", (unsigned long long)iters);
 }
 
-/* --- bts.threshold: BTINT, the interrupt, and the absolute maximum ---------------------- */
+/* --- bts.threshold: BTINT's interrupt at the threshold --------------------------------- */
 
 #define BTS_THR		8
 #define BTS_SMALL	16
 
-static struct pmi_stats bts_stats;
-static uint64_t bts_index_at_pmi;
-static bool bts_pmi_seen;
+static uint64_t bts_index_at_pmi, bts_dbg;
+static unsigned bts_pmis;
 
+/* As Linux's PMI handler does first: tracing off (so the handler's own branches and its
+ * IRET are not stored and the index cannot keep the interrupt coming), then the LVT entry
+ * unmasked. No counter overflowed; bit 62 is cleared where the part sets it. */
 static void bts_nmi(struct trap_frame *f)
 {
 	(void)f;
-	if (!bts_pmi_seen) {
-		bts_pmi_seen = true;
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bts_dbg);
+	if (!bts_pmis++)
 		bts_index_at_pmi = bts_ds.bts_index;
-	}
-	bts_stats.pmis++;
-	/* No counter overflowed: nothing to acknowledge in GLOBAL_STATUS but bit 62 where the
-	 * part sets it; unmask the LVT entry delivery masked. */
 	pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_BUFFER_OVF);
 	apic_write(APIC_LVTPC, apic_read(APIC_LVTPC) & ~APIC_LVT_MASKED);
 }
@@ -172,15 +174,16 @@ enum check_status check_bts_threshold(struct check_ctx *c)
 {
 	struct region r;
 	char err[PMU_ERR_LEN];
-	uint64_t max = addr(bts_buf) + BTS_SMALL * sizeof(struct bts_record);
+	uint64_t at;
 	enum check_status st;
 
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());
 	if (!apic.present && !plat.opt.force_pmu)
 		return check_skip(c, "no local APIC for the BTS interrupt");
-	memset(&bts_stats, 0, sizeof(bts_stats));
-	bts_pmi_seen = false;
+	bts_pmis = 0;
+	bts_index_at_pmi = 0;
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &bts_dbg);
 	trap_set_handler(X86_TRAP_NMI, bts_nmi);
 	pmu_pmi_lvt_setup(0, true);
 	/* loop4(100): 101 taken branches, a buffer of 16 records, the interrupt at 8. */
@@ -188,32 +191,54 @@ enum check_status check_bts_threshold(struct check_ctx *c)
 		st = check_fail(c, "measured=%s expected=a traced run", err);
 		goto out;
 	}
-	if (!bts_pmi_seen)
+	at = (bts_index_at_pmi - addr(bts_buf)) / sizeof(struct bts_record);
+	if (!bts_pmis)
 		st = check_fail(c, "measured=no interrupt expected=one when the BTS index reached the "
 				"threshold (%u records) with BTINT", BTS_THR);
-	else if (bts_index_at_pmi < bts_ds.bts_buffer_base + BTS_THR * sizeof(struct bts_record))
-		st = check_fail(c, "measured=BTS index at %llu records when the interrupt came "
-				"expected=at least the threshold, %u",
-				(unsigned long long)((bts_index_at_pmi - addr(bts_buf)) /
-						     sizeof(struct bts_record)), BTS_THR);
-	else if (bts_ds.bts_index > max)
-		st = check_fail(c, "measured=BTS index 0x%llx expected=at most the absolute maximum "
-				"0x%llx", (unsigned long long)bts_ds.bts_index,
-				(unsigned long long)max);
-	else if (!canary_intact(BTS_SMALL))
-		st = check_fail(c, "measured=the record slot past the absolute maximum was written "
-				"expected=untouched (with BTINT the buffer does not wrap)");
+	else if (bts_index_at_pmi < addr(bts_buf) || at < BTS_THR || at > BTS_THR + 2)
+		st = check_fail(c, "measured=BTS index at %lld records when the interrupt came "
+				"expected=%u..%u: the threshold, and the interrupt's own delivery",
+				(long long)at, BTS_THR, BTS_THR + 2);
+	else if (bts_pmis != 1)
+		st = check_fail(c, "measured=%u interrupts expected=1 (tracing off in the handler)",
+				bts_pmis);
 	else
-		st = check_pass(c, "measured=interrupt at %llu records, index %llu records, nothing "
-				"past the maximum expected=interrupt at >= %u, <= %u records",
-				(unsigned long long)((bts_index_at_pmi - addr(bts_buf)) /
-						     sizeof(struct bts_record)),
-				(unsigned long long)((bts_ds.bts_index - addr(bts_buf)) /
-						     sizeof(struct bts_record)), BTS_THR, BTS_SMALL);
+		st = check_pass(c, "measured=one interrupt at %llu records expected=at the threshold, "
+				"%u (+ the delivery's own record)", (unsigned long long)at, BTS_THR);
 out:
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bts_dbg);
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
+}
+
+/* --- bts.full: with BTINT the buffer is not circular: nothing past the maximum ---------- */
+
+enum check_status check_bts_full(struct check_ctx *c)
+{
+	struct region r;
+	char err[PMU_ERR_LEN];
+	uint64_t max = addr(bts_buf) + BTS_SMALL * sizeof(struct bts_record);
+
+	if (no_bts())
+		return check_skip(c, "%s", no_bts());
+	/* The threshold at the maximum and the LVT entry masked: the interrupt is dropped and
+	 * the buffer stays full; 101 taken branches for 16 records. */
+	pmu_pmi_lvt_mask();
+	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_SMALL, &r, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=a traced run", err);
+	if (bts_ds.bts_index > max || bts_ds.bts_index < bts_ds.bts_buffer_base)
+		return check_fail(c, "measured=BTS index 0x%llx expected=within [0x%llx, 0x%llx], the "
+				  "buffer", (unsigned long long)bts_ds.bts_index,
+				  (unsigned long long)bts_ds.bts_buffer_base, (unsigned long long)max);
+	if (!canary_intact(BTS_SMALL))
+		return check_fail(c, "measured=the record slot past the absolute maximum was written "
+				  "expected=untouched (with BTINT the buffer is not circular, SDM Vol. 3B "
+				  "17.4.9)");
+	return check_pass(c, "measured=index at %llu of %u records, nothing past the maximum "
+			  "expected=at most %u, the slot after untouched",
+			  (unsigned long long)((bts_ds.bts_index - addr(bts_buf)) /
+					       sizeof(struct bts_record)), BTS_SMALL, BTS_SMALL);
 }
 
 /* --- bts.circular: without BTINT the index wraps at the maximum ------------------------ */
@@ -224,6 +249,8 @@ enum check_status check_bts_circular(struct check_ctx *c)
 	char err[PMU_ERR_LEN];
 	const uint64_t taken = 101;	/* loop4(100): the CALL, 99 back edges, the RET */
 	uint64_t want = addr(bts_buf) + (taken % BTS_SMALL) * sizeof(struct bts_record);
+
+	pmu_pmi_lvt_mask();	/* circular: the threshold past the maximum, no interrupt */
 
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());

@@ -99,7 +99,7 @@ static int lbr_run(const struct kernel_desc *k, uint64_t n, void *arg, const str
 	static const struct lbr_filter none;
 	struct exec_counts e;
 	uint32_t msr;
-	uint64_t value;
+	uint64_t value, dbg = 0;
 	int r;
 
 	if (!f)
@@ -117,9 +117,12 @@ static int lbr_run(const struct kernel_desc *k, uint64_t n, void *arg, const str
 			     "this stack has no filter MSR (%d)", r);
 		return r;
 	}
+	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
 	lbr_start(f, &msr, &value);
 	lbr_tos(&pmu.lbr, &run->tos_before);
 	run->r = measure_kernel_msr(k, n, arg, msr, value);
+	/* The frame wrote 0 to the MSR: DEBUGCTL gets back its other bits (FREEZE_WHILE_SMM). */
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	lbr_tos(&pmu.lbr, &run->tos_after);
 	if ((r = lbr_read(&pmu.lbr, run->got, LBR_MAX_DEPTH, &run->ngot))) {
 		fmt_snprintf(err, errlen, "reading the stack faulted (vector %d)", r);
@@ -302,8 +305,9 @@ enum check_status check_lbr_filter(struct check_ctx *c)
 {
 	const __typeof__(filter_cases[0]) *fc = &filter_cases[c->instance % NFILTER];
 	struct lbr_filter f = { fc->drop, fc->drop_cpl0, fc->drop_user };
-	bool calls = fc->drop == (KIND(REL_JMP) | KIND(IND_JMP)) ||
-		     fc->drop == (KIND(JCC) | KIND(REL_JMP) | KIND(IND_JMP) | KIND(RET) | KIND(FAR));
+	/* Nehalem, Westmere (and, as Linux treats it, Silvermont) lose calls when a jump kind
+	 * is dropped (nhm_lbr_sel_map: ANY_CALL needs REL_JMP and IND_JMP, IND_CALL IND_JMP). */
+	bool calls = fc->drop & (KIND(REL_JMP) | KIND(IND_JMP));
 	char err[PMU_ERR_LEN], why[200];
 	unsigned bad, n;
 
@@ -478,8 +482,8 @@ enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	if (pmu_unavailable_reason(plat.opt.force_pmu))
 		return check_skip(c, "%s", pmu_unavailable_reason(false));
 	if (pmu.lbr.arch && !plat.opt.force_pmu)
-		return check_skip(c, "architectural LBR freezes through IA32_LBR_CTL, not DEBUGCTL "
-				  "bit 11: not yet checked");
+		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL, frozen by "
+				  "DEBUGCTL.FREEZE_LBRS_ON_PMI and LBR_FRZ): not yet checked here");
 	if ((pmu.version < 2 || pmu.num_gp < 2) && !plat.opt.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and 2 GP counters");
 	if (!(pmu.events & (1U << ARCH_EVENT_BRANCHES)) && !plat.opt.force_pmu)
@@ -676,7 +680,8 @@ enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 
 	LBR_CHECK_PROLOGUE(c);
 	if (pmu.lbr.arch && !plat.opt.force_pmu)
-		return check_skip(c, "architectural LBR: sampled through DEBUGCTL freeze, not yet here");
+		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL): sampling not "
+				  "yet checked here");
 	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !plat.opt.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
 	bb_start = (1ULL << (pmu.gp_width & 63)) - BB_PERIOD;

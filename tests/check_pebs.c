@@ -48,15 +48,40 @@ static const char *no_pebs(void)
 	return NULL;
 }
 
-/* PEBS-capable GP counters: PMC0 only with format 0 (Core 2, SDM 18.6.2.4); PEBS_EN_PMC0-3
- * on Nehalem through Skylake; every GP counter with adaptive PEBS (up to 8). */
+/* PEBS-capable GP counters (pebs_gp_mask(): PMC0 only on Core 2 and the Atom cores up to
+ * Tremont, PMC0-3 before adaptive PEBS, all but PMC0 on Golden Cove); at least one instance
+ * so the check can SKIP or FAIL without them. */
 static unsigned pebs_gp_counters(void)
 {
-	unsigned cap = pmu.pebs_format == 0 ? 1 : pmu.pebs_format >= 4 ? 8 : 4;
+	unsigned n = (unsigned)__builtin_popcountll(pebs_gp_mask(&pmu));
 
-	if (!pmu.num_gp)
-		return 1;
-	return pmu.num_gp < cap ? pmu.num_gp : cap;
+	return n ? n : 1;
+}
+
+/* The i-th PEBS-capable GP counter. */
+static unsigned pebs_gp_counter(unsigned i)
+{
+	uint64_t m = pebs_gp_mask(&pmu);
+
+	for (unsigned b = 0; b < 64; b++)
+		if ((m >> b) & 1 && i-- == 0)
+			return b;
+	return 0;
+}
+
+/* Events between records for the instruction checks: 997 (prime: records land on every
+ * instruction of the loop), or 4003 with format 0, whose buffer must stay within a page
+ * (Linux ds.c: larger ones hang Core 2 at the GLOBAL_CTRL WRMSR). */
+static uint64_t precise_period(void)
+{
+	return pmu.pebs_format == 0 ? 4003 : 997;
+}
+
+/* Decoder flags for this CPU's reuse of record fields. */
+static unsigned pebs_read_flags(void)
+{
+	return (pmu.dsc.pebs_timing ? PEBS_READ_TIMING : 0) |
+	       (pebs_golden_cove(&pmu) ? PEBS_READ_SPLIT_LATENCY : 0);
 }
 
 /* Instructions retired as a PEBS event: INST_RETIRED.ANY_P, C0H/01H on Nehalem and Westmere
@@ -81,6 +106,8 @@ struct pebs_setup {
 	unsigned threshold, max;	/* records: interrupt threshold (0: at the maximum) */
 	uint64_t ld_lat;		/* MSR_PEBS_LD_LAT_THRESHOLD, 0: not written */
 	uint64_t frontend;		/* MSR_PEBS_FRONTEND, 0: not written */
+	uint64_t aux_evtsel;		/* Golden Cove load latency: 8203H counted beside it on
+					 * GP0 (Linux PMU_FL_MEM_LOADS_AUX); 0: none */
 	void (*before)(uint64_t n, void *arg);
 	bool unframed;			/* an NMI handler runs inside: no oracle region */
 };
@@ -99,9 +126,17 @@ static unsigned pebs_rec_size(const struct pebs_setup *s)
 	return pebs_record_size(pmu.pebs_format);
 }
 
+/* Records the buffer holds: s->max, or what fits a page with format 0 (see precise_period). */
+static unsigned pebs_max(const struct pebs_setup *s)
+{
+	unsigned page = 4096 / pebs_rec_size(s);
+
+	return pmu.pebs_format == 0 && s->max > page ? page : s->max;
+}
+
 static uint64_t pebs_bytes(const struct pebs_setup *s)
 {
-	return (uint64_t)s->max * pebs_rec_size(s);
+	return (uint64_t)pebs_max(s) * pebs_rec_size(s);
 }
 
 /* Arms PEBS for s, runs k(n, arg) in the PMU frame, disarms. */
@@ -114,12 +149,13 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 	uint64_t bit = s->fixed ? 1ULL << (PEBS_ENABLE_FIXED_SHIFT + s->idx) : 1ULL << s->idx;
 	struct pmu_run_opts o = { .reps = 1, .before = s->before, .unframed = s->unframed };
 	struct pmu_evtsel e = s->e;
-	struct ctr_cfg cfg;
+	struct ctr_cfg cfg[2];
+	unsigned ncfg = 1;
 	int slot, r;
 
 	if (pebs_bytes(s) + rec > PEBS_BUF_BYTES) {
 		fmt_snprintf(err, errlen, "%u records of %u bytes do not fit the %u-byte buffer",
-			     s->max, rec, PEBS_BUF_BYTES);
+			     pebs_max(s), rec, PEBS_BUF_BYTES);
 		return PMU_EARG;
 	}
 	memset(pebs_buf, PEBS_CANARY, pebs_bytes(s) + rec);
@@ -141,8 +177,10 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 		return r;
 	}
 	e.adaptive = pebs_adaptive(s) && !s->fixed;
-	cfg = (struct ctr_cfg){ .fixed = s->fixed, .idx = s->idx, .evtsel = pmu_evtsel_encode(&e),
-				.fixed_ctrl = FIXED_CTR_CTRL_OS, .start = start };
+	cfg[0] = (struct ctr_cfg){ .fixed = s->fixed, .idx = s->idx, .evtsel = pmu_evtsel_encode(&e),
+				   .fixed_ctrl = FIXED_CTR_CTRL_OS, .start = start };
+	if (s->aux_evtsel)
+		cfg[ncfg++] = (struct ctr_cfg){ .idx = 0, .evtsel = s->aux_evtsel };
 	if (s->fixed && pebs_adaptive(s) && (r = pmu_fixed_set_adaptive(&pmu, s->idx, true))) {
 		fmt_snprintf(err, errlen, "the fixed counter's adaptive bit could not be set (%d)", r);
 		return r;
@@ -152,7 +190,7 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 			     (unsigned long long)(bit | s->enable_extra), r);
 		return r;
 	}
-	r = pmu_run(&cfg, 1, k, n, arg, &o, res, err, errlen);
+	r = pmu_run(cfg, ncfg, k, n, arg, &o, res, err, errlen);
 	pebs_enable_write(0);
 	if (s->fixed && pebs_adaptive(s))
 		pmu_fixed_set_adaptive(&pmu, s->idx, false);
@@ -161,8 +199,8 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 
 static int pebs_reader(struct pebs_reader *r, const struct pebs_setup *s, char *err, size_t errlen)
 {
-	return pebs_reader_init(r, pmu.pebs_format, &pebs_ds, pebs_buf, addr(pebs_buf),
-				pebs_bytes(s), err, errlen);
+	return pebs_reader_init(r, pmu.pebs_format, pebs_read_flags(), &pebs_ds, pebs_buf,
+				addr(pebs_buf), pebs_bytes(s), err, errlen);
 }
 
 static unsigned pebs_records(const struct pebs_setup *s)
@@ -318,7 +356,6 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t c
 /* --- pebs.precise.gpN --------------------------------------------------------------- */
 
 #define PRECISE_N	20000ULL	/* iterations: 100009 instructions in the window */
-#define PRECISE_PERIOD	997ULL		/* prime: records land on every instruction of the loop */
 
 unsigned pebs_counter_instances(void)
 {
@@ -327,13 +364,14 @@ unsigned pebs_counter_instances(void)
 
 void pebs_counter_instance_name(unsigned i, char *buf, size_t len)
 {
-	fmt_snprintf(buf, len, "gp%u", i);
+	fmt_snprintf(buf, len, "gp%u", pebs_gp_counter(i));
 }
 
 enum check_status check_pebs_precise(struct check_ctx *c)
 {
-	struct pebs_setup s = { .idx = c->instance, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
-				.max = 200, .data_cfg = PEBS_DATACFG_GPRS, .adaptive = true };
+	struct pebs_setup s = { .idx = pebs_gp_counter(c->instance), .e = pebs_insn_evtsel(),
+				.period = precise_period(), .max = 200, .data_cfg = PEBS_DATACFG_GPRS,
+				.adaptive = true };
 	struct exec_counts e;
 	struct pmu_result res;
 	struct loop_verdict v;
@@ -349,13 +387,13 @@ enum check_status check_pebs_precise(struct check_ctx *c)
 	/* Events in the window: the frame's CALL, the kernel, MOV/XOR/XOR. */
 	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
 	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
-	want = events / PRECISE_PERIOD;
+	want = events / s.period;
 	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, t0, t1, &v, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=well-formed records", err);
 	if (v.records + 1 < want || v.records > want + 1)
 		return check_fail(c, "measured=%u records expected=%llu +- 1 (%llu instructions / reset "
 				  "value %llu)", v.records, (unsigned long long)want,
-				  (unsigned long long)events, PRECISE_PERIOD);
+				  (unsigned long long)events, (unsigned long long)s.period);
 	if (v.bad)
 		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each record's "
 				  "registers a state of the loop, its IP the next instruction of that "
@@ -363,15 +401,16 @@ enum check_status check_pebs_precise(struct check_ctx *c)
 	/* Reloaded after each record from the DS reset value: the counter ends in its last
 	 * period, 2^width - period .. 2^width - 1. */
 	left = (0 - res.value[0]) & mask;
-	if (left == 0 || left > PRECISE_PERIOD)
+	if (left == 0 || left > s.period)
 		return check_fail(c, "measured=counter 0x%llx after the run expected=in its last period "
 				  "(reloaded with 2^%u - %llu after every record)",
-				  (unsigned long long)res.value[0], pmu.gp_width, PRECISE_PERIOD);
+				  (unsigned long long)res.value[0], pmu.gp_width,
+				  (unsigned long long)s.period);
 	return check_pass(c, "measured=%u records, every IP/eventing IP/registers a state of the "
 			  "loop, counter %llu short of the next expected=%llu +- 1 for %llu "
 			  "instructions at reset value %llu (format %u)", v.records,
 			  (unsigned long long)left, (unsigned long long)want,
-			  (unsigned long long)events, PRECISE_PERIOD, pmu.pebs_format);
+			  (unsigned long long)events, (unsigned long long)s.period, pmu.pebs_format);
 }
 
 /* --- pebs.threshold: the interrupt at the threshold, bit 62, nothing past it ----------- */
@@ -408,8 +447,9 @@ static void thr_nmi(struct trap_frame *f)
  */
 enum check_status check_pebs_threshold(struct check_ctx *c)
 {
-	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
-				.max = 40, .threshold = THR_RECORDS, .unframed = true };
+	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
+				.period = precise_period(), .max = 40, .threshold = THR_RECORDS,
+				.unframed = true };
 	struct pmu_result res;
 	char err[PMU_ERR_LEN];
 	uint64_t dbg = 0, status_after = 0, want_index;
@@ -420,6 +460,8 @@ enum check_status check_pebs_threshold(struct check_ctx *c)
 		return check_skip(c, "%s", no_pebs());
 	if (!apic.present && !plat.opt.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
+	if ((pmu.errata & PMU_ERRATUM_PEBS_CORE2) && !plat.opt.force_pmu)
+		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_PEBS_CORE2));
 	rec = pebs_rec_size(&s);
 	want_index = addr(pebs_buf) + (uint64_t)THR_RECORDS * rec;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
@@ -484,8 +526,8 @@ enum check_status check_pebs_threshold(struct check_ctx *c)
 
 enum check_status check_pebs_buffer_full(struct check_ctx *c)
 {
-	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
-				.max = FULL_RECORDS, .threshold = 0 };
+	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
+				.period = precise_period(), .max = FULL_RECORDS, .threshold = 0 };
 	struct pmu_result res;
 	char err[PMU_ERR_LEN];
 	unsigned rec;
@@ -553,8 +595,8 @@ static void ll_warm(uint64_t n, void *first)
 
 /* The load-latency event: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD (0BH/10H, seed 000 Table
  * 4) on Nehalem and Westmere; MEM_TRANS_RETIRED.LOAD_LATENCY (CDH/01H) from Sandy Bridge on,
- * only on PMC3 on Sandy and Ivy Bridge. Before version 5 the counter's LL_EN bit
- * (PEBS_ENABLE 32 + x) goes with it. */
+ * only on PMC3 on Sandy and Ivy Bridge, not on PMC0 on Golden Cove. Before version 5 the
+ * counter's LL_EN bit (PEBS_ENABLE 32 + x) goes with it. */
 static void ll_event(struct pebs_setup *s)
 {
 	bool nhm = pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE;
@@ -562,9 +604,19 @@ static void ll_event(struct pebs_setup *s)
 	s->e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	s->e.event = nhm ? 0x0b : 0xcd;
 	s->e.umask = nhm ? 0x10 : 0x01;
-	s->idx = pmu.uarch == UARCH_SANDY_BRIDGE || pmu.uarch == UARCH_IVY_BRIDGE ? 3 : 0;
+	s->idx = pmu.uarch == UARCH_SANDY_BRIDGE || pmu.uarch == UARCH_IVY_BRIDGE ? 3 :
+		 pebs_gp_counter(0);
 	if (pmu.version < 5)
 		s->enable_extra = 1ULL << (PEBS_ENABLE_LL_SHIFT + s->idx);
+	/* Golden Cove: MEM_TRANS_RETIRED.LOAD_LATENCY wants the auxiliary event 03H/82H
+	 * counted beside it (Linux PMU_FL_MEM_LOADS_AUX; pmu-errata.md "SPR load-latency"). */
+	if (pebs_golden_cove(&pmu)) {
+		struct pmu_evtsel aux = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+
+		aux.event = 0x03;
+		aux.umask = 0x82;
+		s->aux_evtsel = pmu_evtsel_encode(&aux);
+	}
 	s->adaptive = true;
 	s->data_cfg = PEBS_DATACFG_MEMINFO;
 }
@@ -671,8 +723,9 @@ static const char *no_adaptive(void)
 static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *records,
 			 char *why, size_t whylen)
 {
-	struct pebs_setup s = { .idx = 0, .e = pebs_insn_evtsel(), .period = PRECISE_PERIOD,
-				.max = 40, .adaptive = adaptive, .data_cfg = cfg };
+	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
+				.period = precise_period(), .max = 40, .adaptive = adaptive,
+				.data_cfg = cfg };
 	static struct pebs_sample smp;
 	struct pebs_reader r;
 	struct pmu_result res;
@@ -684,6 +737,11 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 		xmm_pattern[i] = 0x1111111111111111ULL * (i % 15 + 1) ^ cfg;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
 	lbr_clear(&pmu.lbr);
+	if (pmu.lbr.present) {
+		static const struct lbr_filter every;
+
+		lbr_set_filter(&pmu.lbr, &every);	/* whatever an earlier check left */
+	}
 	if (lbr_on && !pmu.lbr.arch)
 		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR);
 	if (lbr_on && pmu.lbr.arch) {
@@ -712,9 +770,9 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 				     (unsigned long long)want_groups, (unsigned long long)cfg, adaptive);
 			return -1;
 		}
-		if (!(smp.status & 1)) {
-			fmt_snprintf(why, whylen, "record %u: applicable counters 0x%llx lack GP0", i,
-				     (unsigned long long)smp.status);
+		if (!(smp.status & (1ULL << s.idx))) {
+			fmt_snprintf(why, whylen, "record %u: applicable counters 0x%llx lack GP%u", i,
+				     (unsigned long long)smp.status, s.idx);
 			return -1;
 		}
 		if (check_loop_record(&smp, ADAPT_N, why, whylen)) {
@@ -760,7 +818,7 @@ enum check_status check_pebs_adaptive(struct check_ctx *c)
 {
 	char why[240];
 	unsigned records = 0, total = 0, lbrs;
-	uint64_t want = (5 * ADAPT_N + 9) / PRECISE_PERIOD;
+	uint64_t want = (5 * ADAPT_N + 9) / precise_period();
 
 	if (no_adaptive())
 		return check_skip(c, "%s", no_adaptive());
@@ -798,12 +856,12 @@ enum check_status check_pebs_adaptive(struct check_ctx *c)
 
 enum check_status check_pebs_fixed(struct check_ctx *c)
 {
-	struct pebs_setup s = { .fixed = true, .idx = 0, .period = PRECISE_PERIOD, .max = 200,
+	struct pebs_setup s = { .fixed = true, .idx = 0, .period = precise_period(), .max = 200,
 				.adaptive = true, .data_cfg = PEBS_DATACFG_GPRS };
 	struct pmu_result res;
 	struct loop_verdict v;
 	char err[PMU_ERR_LEN];
-	uint64_t t0, t1, want = (5 * PRECISE_N + 9) / PRECISE_PERIOD;
+	uint64_t t0, t1, want = (5 * PRECISE_N + 9) / precise_period();
 
 	if (no_adaptive())
 		return check_skip(c, "%s", no_adaptive());

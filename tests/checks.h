@@ -90,6 +90,7 @@ void pebs_fe_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_bts.c (option bts) */
 enum check_status check_bts_records(struct check_ctx *c);
 enum check_status check_bts_threshold(struct check_ctx *c);
+enum check_status check_bts_full(struct check_ctx *c);
 enum check_status check_bts_circular(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);

@@ -57,6 +57,8 @@
 #define  PERF_CAP_PEBS_BASELINE		BIT_ULL(14)	/* adaptive PEBS, MSR_PEBS_DATA_CFG */
 #define  PERF_CAP_PERF_METRICS		BIT_ULL(15)
 #define  PERF_CAP_PEBS_OUTPUT_PT	BIT_ULL(16)
+#define  PERF_CAP_PEBS_TIMING_INFO	BIT_ULL(17)	/* adaptive basic group carries a retire
+							 * latency in bits 47:32 */
 #define MSR_IA32_DEBUGCTLMSR		0x000001d9	/* SDM Vol. 3B Figure 17-3 */
 #define  DEBUGCTLMSR_LBR		BIT_ULL(0)
 #define  DEBUGCTLMSR_BTF		BIT_ULL(1)
@@ -108,7 +110,7 @@
 							 * latency) at 32 + x; format 4 with
 							 * baseline: PEBS_EN_FIXEDx at 32 + x */
 #define  PEBS_ENABLE_FIXED_SHIFT	32
-#define  PEBS_ENABLE_PST		BIT_ULL(63)	/* Sandy Bridge..: precise store on PMC3 */
+#define  PEBS_ENABLE_PST		BIT_ULL(63)	/* Sandy/Ivy Bridge: precise store on PMC3 */
 #define MSR_PEBS_DATA_CFG		0x000003f2	/* adaptive PEBS (PERF_CAP_PEBS_BASELINE) */
 #define  PEBS_DATACFG_MEMINFO		BIT_ULL(0)
 #define  PEBS_DATACFG_GPRS		BIT_ULL(1)

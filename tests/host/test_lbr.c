@@ -43,6 +43,10 @@ static void test_model_table(void **state)
 	lbr_caps_decode(&l, UARCH_SILVERMONT, true, LBR_FORMAT_EIP_FLAGS, NULL);
 	assert_int_equal(l.depth, 8);
 	assert_true(l.has_select);
+	lbr_caps_decode(&l, UARCH_KNIGHTS_LANDING, true, LBR_FORMAT_LIP, NULL);
+	assert_int_equal(l.format, LBR_FORMAT_EIP_FLAGS);	/* Linux intel_pmu_lbr_init_knl */
+	assert_true(l.has_mispred && l.has_select);
+	assert_int_equal(l.depth, 8);
 	/* Unknown: a model pmuboot has no table for, a format it cannot decode, no format. */
 	lbr_caps_decode(&l, UARCH_UNKNOWN, true, LBR_FORMAT_INFO, NULL);
 	assert_false(l.present);

@@ -148,7 +148,7 @@ static void test_fixed_formats(void **state)
 			memcpy(buf + i * size, &rec, size);
 		}
 		ds_for(&ds, buf, bytes, 2 * (uint64_t)size);	/* two written, one slot free */
-		assert_int_equal(pebs_reader_init(&r, fmt, &ds, buf, addr_of(buf), bytes, err,
+		assert_int_equal(pebs_reader_init(&r, fmt, 0, &ds, buf, addr_of(buf), bytes, err,
 						  sizeof(err)), 0);
 		for (unsigned i = 0; i < 2; i++) {
 			assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
@@ -245,7 +245,7 @@ static void test_adaptive_every_group(void **state)
 			put_adaptive(buf, groups, 1);
 			put_adaptive(buf + size, groups, 2);
 			ds_for(&ds, buf, bytes, bytes);
-			assert_int_equal(pebs_reader_init(&r, 4, &ds, buf, addr_of(buf), bytes, err,
+			assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err,
 							  sizeof(err)), 0);
 			for (uint64_t tag = 1; tag <= 2; tag++) {
 				assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
@@ -298,37 +298,37 @@ static void test_broken_buffers(void **state)
 	/* The index past the absolute maximum. */
 	ds_for(&ds, buf, bytes, bytes);
 	ds.pebs_index = ds.pebs_absolute_maximum + 0xb0;
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "PEBS index"));
 	assert_non_null(strstr(err, "outside"));
 	/* The maximum past the buffer given. */
 	ds_for(&ds, buf, bytes, 0);
 	ds.pebs_absolute_maximum += 0xb0;
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "absolute maximum"));
 	/* A misaligned base. */
 	ds_for(&ds, buf + 4, bytes - 4, 0);
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf + 4, addr_of(buf) + 4, bytes - 4, err,
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf + 4, addr_of(buf) + 4, bytes - 4, err,
 					  sizeof(err)), -1);
 	assert_non_null(strstr(err, "not 8-byte aligned"));
 	/* The threshold past the maximum. */
 	ds_for(&ds, buf, bytes, 0);
 	ds.pebs_interrupt_threshold = ds.pebs_absolute_maximum + 8;
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "threshold"));
 	assert_non_null(strstr(err, "past the absolute maximum"));
 	/* An index that is not on a record boundary (records of the wrong size). */
 	ds_for(&ds, buf, bytes, 0x90);
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "176-byte record boundary"));
 	/* A base other than the buffer's. */
 	ds_for(&ds, buf, bytes, 0);
 	ds.pebs_buffer_base += 0xb0;
-	assert_int_equal(pebs_reader_init(&r, 1, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 1, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not the buffer given"));
 	/* A format no one defined. */
 	ds_for(&ds, buf, bytes, 0);
-	assert_int_equal(pebs_reader_init(&r, 9, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
+	assert_int_equal(pebs_reader_init(&r, 9, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "format 9"));
 	free(buf);
 }
@@ -351,7 +351,7 @@ static void test_broken_adaptive(void **state)
 	word = (uint64_t)(size + 8) << PEBS_BASIC_SIZE_SHIFT | groups;
 	memcpy(buf, &word, 8);
 	ds_for(&ds, buf, bytes, size);
-	assert_int_equal(pebs_reader_init(&r, 4, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
 	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "its groups make 176 bytes"));
 	/* A record that runs past the index: the index stops inside it. */
@@ -359,23 +359,63 @@ static void test_broken_adaptive(void **state)
 	       groups | PEBS_DATACFG_XMMS;		/* 0x1b0 bytes: past this 0x160 buffer */
 	memcpy(buf, &word, 8);
 	ds_for(&ds, buf, bytes, bytes);
-	assert_int_equal(pebs_reader_init(&r, 4, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
 	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "run past the index"));
 	/* Less than a basic group left before the index. */
 	put_adaptive(buf, groups, 1);
 	ds_for(&ds, buf, bytes, size + 16);
-	assert_int_equal(pebs_reader_init(&r, 4, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
 	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
 	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "less than the 32-byte basic group"));
-	/* Groups no format defines. */
-	word = (uint64_t)size << PEBS_BASIC_SIZE_SHIFT | groups | 1ULL << 40;
+	/* Bits 47:32 without PEBS timing information. */
+	word = (uint64_t)size << PEBS_BASIC_SIZE_SHIFT | groups | 5ULL << 32;
 	memcpy(buf, &word, 8);
 	ds_for(&ds, buf, bytes, size);
-	assert_int_equal(pebs_reader_init(&r, 4, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bits 47:32"));
+	/* ... and with it, a retire latency. */
+	assert_int_equal(pebs_reader_init(&r, 4, PEBS_READ_TIMING, &ds, buf, addr_of(buf), bytes, err,
+					  sizeof(err)), 0);
+	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
+	assert_true(s.has_retire_latency);
+	assert_int_equal(s.retire_latency, 5);
+	/* Groups no format defines. */
+	word = (uint64_t)size << PEBS_BASIC_SIZE_SHIFT | groups | 1ULL << 20;
+	memcpy(buf, &word, 8);
+	ds_for(&ds, buf, bytes, size);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), bytes, err, sizeof(err)), 0);
 	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "groups pmuboot does not know"));
+	free(buf);
+}
+
+/* Golden Cove splits the memory group's latency: instruction latency 15:0, cache 47:32. */
+static void test_split_latency(void **state)
+{
+	const uint64_t groups = PEBS_DATACFG_MEMINFO;
+	const unsigned size = pebs_adaptive_size(groups);
+	uint8_t *buf = buffer(size);
+	struct pebs_meminfo m = { 0x1000, PEBS_DSE_L2, 0x0000012300000045ULL, 0 };
+	struct pebs_reader r;
+	struct pebs_sample s;
+	struct ds_area ds;
+	char err[ERRLEN];
+	(void)state;
+
+	put_adaptive(buf, groups, 1);
+	memcpy(buf + sizeof(struct pebs_basic), &m, sizeof(m));
+	ds_for(&ds, buf, size, size);
+	assert_int_equal(pebs_reader_init(&r, 4, PEBS_READ_SPLIT_LATENCY, &ds, buf, addr_of(buf), size,
+					  err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
+	assert_int_equal(s.latency, 0x123);
+	assert_int_equal(s.instr_latency, 0x45);
+	assert_int_equal(pebs_reader_init(&r, 4, 0, &ds, buf, addr_of(buf), size, err, sizeof(err)), 0);
+	assert_int_equal(pebs_reader_next(&r, &s, err, sizeof(err)), 1);
+	assert_int_equal(s.latency, 0x45);	/* bits 31:0 up to Ice Lake */
 	free(buf);
 }
 
@@ -391,6 +431,8 @@ static void test_bts_records(void **state)
 
 	memset(&ds, 0, sizeof(ds));
 	assert_int_equal(ds_setup_bts(&ds, addr_of(buf), bytes, 0, err, sizeof(err)), 0);
+	/* Circular: the threshold one record past the maximum, which BTS accepts. */
+	assert_int_equal(ds.bts_interrupt_threshold, ds.bts_absolute_maximum + 24);
 	memcpy(buf, &rec, sizeof(rec));
 	rec.from = 0x3000;
 	memcpy(buf + 24, &rec, sizeof(rec));
@@ -467,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_adaptive_every_group),
 		cmocka_unit_test(test_broken_buffers),
 		cmocka_unit_test(test_broken_adaptive),
+		cmocka_unit_test(test_split_latency),
 		cmocka_unit_test(test_bts_records),
 		cmocka_unit_test(test_availability),
 		cmocka_unit_test(test_dse),

@@ -478,7 +478,8 @@ COUNTER_GROUPS = ("pmu.", "model.", "pebs.", "lbr.", "bts.")
 NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
 NO_ADAPTIVE = (r"pebs\.(adaptive|fixed)$", r"PEBS_BASELINE\[14\]=0")
 NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
-NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only)$", r"nhm_lbr_sel_map")
+NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only|near_rel_jmp|near_ind_jmp)$",
+                   r"nhm_lbr_sel_map")
 V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
 NO_SLOTS_GP = (r"pmu\.arch\.topdown_slots\.", r"CPUID\.0AH:EBX\[7\]=1 or beyond EBX length")
 NOT_V4 = (r"pmu\.status_set_inuse$", r"need PMU version 4")
@@ -558,7 +559,7 @@ ERRATA = [
     ("nhm-lbr-call-filter", [r"lbr\.filter\.no_jumps"], r"lbr\.filter\.(no_jumps|calls_only)"),
     ("lbr-mispred-stuck", [r"lbr\.mispredict"], r"lbr\.mispredict"),
     ("am94", [r"lbr\.freeze_on_pmi"], r"lbr\.(freeze_on_pmi|basic_blocks)"),
-    ("bts-past-max", [r"bts\.threshold"], r"bts\."),
+    ("bts-past-max", [r"bts\.full"], r"bts\."),
     # PEBS (kinds 3, 4, 7 and 11)
     ("core2-pebs-trap-ip", [r"pebs\.precise\.gp0"], r"pebs\."),
     ("pebs-past-max", [r"pebs\.buffer_full"], r"pebs\."),
