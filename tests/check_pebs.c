@@ -53,8 +53,11 @@ static const char *no_pebs(void)
  * so the check can SKIP or FAIL without them. */
 static unsigned pebs_gp_counters(void)
 {
-	unsigned n = (unsigned)__builtin_popcountll(pebs_gp_mask(&pmu));
+	uint64_t m = pebs_gp_mask(&pmu);
+	unsigned n = 0;
 
+	for (; m; m &= m - 1)	/* no libgcc in the firmware: no popcount builtin */
+		n++;
 	return n ? n : 1;
 }
 
