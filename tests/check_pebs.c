@@ -668,9 +668,9 @@ enum check_status check_pebs_load_latency(struct check_ctx *c)
 				     "chase [0x%llx, 0x%llx) (one per 64-byte line)", n - 1,
 				     (unsigned long long)smp.dla, (unsigned long long)base,
 				     (unsigned long long)end);
-		else if (smp.latency < lc->threshold)
-			fmt_snprintf(why, sizeof(why), "record %u: latency %llu below the threshold %u "
-				     "(MSR_PEBS_LD_LAT_THRESHOLD)", n - 1,
+		else if (smp.latency <= lc->threshold)
+			fmt_snprintf(why, sizeof(why), "record %u: latency %llu not above the threshold %u "
+				     "(MSR_PEBS_LD_LAT_THRESHOLD: loads slower than it count)", n - 1,
 				     (unsigned long long)smp.latency, lc->threshold);
 		else
 			continue;
@@ -681,7 +681,7 @@ enum check_status check_pebs_load_latency(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=well-formed records", err);
 	if (bad)
 		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each a node's "
-				  "address, latency >= %u", bad, n, first_why, lc->threshold);
+				  "address, latency > %u", bad, n, first_why, lc->threshold);
 	if (!lc->level) {
 		/* Quiet: few loads of a warm 4 KiB chase take 32 cycles. */
 		if ((uint64_t)n * LL_PERIOD > LL_STEPS / 10)
@@ -702,7 +702,7 @@ enum check_status check_pebs_load_latency(struct check_ctx *c)
 		return check_fail(c, "measured=%u of %u records from beyond the L3 expected=>= 75%% "
 				  "(every line flushed)", at_level, n);
 	return check_pass(c, "measured=%u records, latency %llu..%llu, %u at level %u expected=nodes "
-			  "of the chase, latency >= %u, the source following the working set", n,
+			  "of the chase, latency > %u, the source following the working set", n,
 			  (unsigned long long)lo, (unsigned long long)hi, at_level, lc->level,
 			  lc->threshold);
 }
