@@ -561,7 +561,9 @@ ERRATA = [
     ("am94", [r"lbr\.freeze_on_pmi"], r"lbr\.(freeze_on_pmi|basic_blocks)"),
     ("bts-past-max", [r"bts\.full"], r"bts\."),
     # PEBS (kinds 3, 4, 7 and 11)
-    ("core2-pebs-trap-ip", [r"pebs\.precise\.gp0"], r"pebs\."),
+    # Taken one instruction late the record is a consistent later state: a load-latency
+    # record then describes an instruction that is not the load (no data address).
+    ("core2-pebs-trap-ip", [r"pebs\.load_latency\.(l1|dram)"], r"pebs\."),
     ("pebs-past-max", [r"pebs\.buffer_full"], r"pebs\."),
     ("aj68", [r"pebs\.threshold"], r"pebs\."),
     ("pebs-pmi-lost", [r"pebs\.threshold"], r"pebs\."),
