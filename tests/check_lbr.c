@@ -650,9 +650,15 @@ static void bb_nmi(struct trap_frame *f)
 {
 	struct lbr_entry e[LBR_MAX_DEPTH];
 	uint64_t lo = addr_of(kernel_branch_pattern_top), hi = addr_of(kernel_branch_pattern_ret);
+	uint64_t ctrl = 0;
 	unsigned n = 0;
 
 	(void)f;
+	/* Counting off while the stack is read: the reading's own branches would otherwise
+	 * count, and at a period of 97 a PMU that sends a second PMI per overflow (KVM's bug,
+	 * pmu-errata.md) could make every handler run overflow the counter again. */
+	rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl);
+	wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, 0);
 	if (!lbr_read(&pmu.lbr, e, LBR_MAX_DEPTH, &n)) {
 		bb_samples++;
 		/* Newest first: e[i + 1].to .. e[i].from ran once, when both are the kernel's. */
@@ -664,6 +670,7 @@ static void bb_nmi(struct trap_frame *f)
 			bb_account(to, from);
 		}
 	}
+	wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
 	pmu_pmi_handle(&pmu, &bb_stats, true);
 }
 
