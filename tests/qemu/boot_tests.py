@@ -481,6 +481,8 @@ NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
 NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only|near_rel_jmp|near_ind_jmp)$",
                    r"nhm_lbr_sel_map")
 V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
+# The emulation gives PEBS to version 2 and later only (and says so in IA32_MISC_ENABLE).
+V1_NO_PEBS = (r"pebs\.", r"PEBS_UNAVAILABLE\[12\]=1")
 NO_SLOTS_GP = (r"pmu\.arch\.topdown_slots\.", r"CPUID\.0AH:EBX\[7\]=1 or beyond EBX length")
 NOT_V4 = (r"pmu\.status_set_inuse$", r"need PMU version 4")
 NOT_SKL = (r"pmu\.cache_levels$", r"as on Skylake; this is ")
@@ -496,7 +498,7 @@ VPMU_MODELS = [
     ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM]),
     ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, NO_ADAPTIVE]),
     ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT,
-                                               NO_ADAPTIVE, V1_GLOBAL]),
+                                               NO_ADAPTIVE, V1_GLOBAL, V1_NO_PEBS]),
 ]
 
 
@@ -527,29 +529,30 @@ ERRATA = [
     ("srf7", [r"model\.iret_loop"], r"model\.iret_loop|pmu\.pmi_exact"),
     ("w146", [r"model\.cpuid_loop"], r"model\.cpuid_loop"),
     ("srf7-irq", [r"pmu\.pmi_exact"], r"pmu\.pmi"),
-    ("xen-pmi", [r"pmu\.pmi_exact"], r"pmu\.pmi"),
+    ("xen-pmi", [r"pmu\.pmi_exact"], r"pmu\.pmi|lbr\.freeze_on_pmi"),
     ("amd-1023", [r"pmu\.freeze_on_pmi", r"pmu\.pmi_exact"], r"pmu\.(pmi|freeze_on_pmi)"),
-    ("kvm-double-pmi", [r"pmu\.pmi\.gp0", r"pmu\.pmi_nmi"], r"pmu\.pmi"),
+    ("kvm-double-pmi", [r"pmu\.pmi\.gp0", r"pmu\.pmi_nmi"], r"pmu\.pmi|(pebs|bts)\.threshold"),
     ("amd-nmi-latency", [r"pmu\.pmi_exact|pmu\.pmi_short_period"], r"pmu\.(pmi|freeze_on_pmi)"),
     ("skl-zero-status", [r"pmu\.overflow\.gp0", r"pmu\.pmi\.gp0"],
      r"pmu\.(overflow|pmi|freeze_on_pmi)"),
     ("status-set-ignored", [r"pmu\.status_set_inuse"], r"pmu\.status_set_inuse"),
-    ("kvm-lvtpc-mask", [r"pmu\.pmi\.gp0"], r"pmu\.pmi\."),
-    ("kvm-no-freeze", [r"pmu\.freeze_on_pmi"], r"pmu\.freeze_on_pmi"),
-    ("global-ctrl-nogate", [r"pmu\.global_gates"], r"(pmu|model)\."),
+    ("kvm-lvtpc-mask", [r"pmu\.pmi\.gp0"], r"pmu\.pmi\.|(pebs|bts)\.threshold"),
+    ("kvm-no-freeze", [r"pmu\.freeze_on_pmi"],
+     r"pmu\.freeze_on_pmi|pebs\.threshold|lbr\.(freeze_on_pmi|basic_blocks)"),
+    ("global-ctrl-nogate", [r"pmu\.global_gates"], r"(pmu|model|pebs|lbr)\."),
     ("nhm-short-period", [r"pmu\.pmi_short_period"], r"pmu\.pmi_short_period"),
     ("aj67", [r"pmu\.usr_os"], r"pmu\.(usr_os|pmi_exact)"),
-    ("noise", [r"model\.|pmu\.frame"], r"(pmu|model)\."),
+    ("noise", [r"model\.|pmu\.frame"], r"(pmu|model|pebs|lbr)\."),
     ("w145", [r"pmu\.fixed\.fixed2"], r"pmu\.(fixed\.fixed2|arch\.ref_cycles\.)"),
     ("fixed1-insn", [r"pmu\.fixed\.fixed1"], r"pmu\.fixed\.fixed1"),
     ("cmask-ignored", [r"pmu\.cmask_inv_edge"], r"pmu\.cmask_inv_edge"),
     ("edge-ignored", [r"pmu\.cmask_inv_edge"], r"pmu\.cmask_inv_edge"),
     ("kvm-no-truncate", [r"pmu\.width"], r"pmu\.width"),
     ("legacy-zero-extend", [r"pmu\.width"], r"pmu\.width"),
-    ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"pmu\."),
+    ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"(pmu|pebs|lbr)\."),
     ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
-    ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model)\."),
-    ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"], r"pmu\..*\.gp3$"),
+    ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model|pebs|lbr)\."),
+    ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"], r"(pmu|pebs)\..*\.gp3$"),
     ("kvm-reset-ctrl", [r"pmu\.reset_state"], r"pmu\.reset_state"),
     ("kut-evlen", [r"pmu\.arch\.topdown_slots\.gp0"], r"pmu\.arch\.topdown_slots\."),
     # LBR and BTS (kinds 5 and 12)
