@@ -45,9 +45,16 @@ done
 stamp=$( { cat "$0" "$here/patches/series" ${patches[@]+"${patches[@]}"};
 	   printf '%s\n' "$ver" "${CONFIGURE[@]}"; } | sha256sum | cut -d' ' -f1)
 
+# Copies the built binary to OUT, atomically and only when it differs: several runs may
+# call this at once (the boot tests run two at a time), each with its own temporary name.
+install_binary() {
+	cmp -s "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64" && return 0
+	cp "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp.$$"
+	mv -f "$out/qemu-system-x86_64.tmp.$$" "$out/qemu-system-x86_64"
+}
+
 if [[ -x $bld/qemu-system-x86_64 && -f $work/stamp && $(cat "$work/stamp") == "$stamp" ]]; then
-	cp "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
-	mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
+	install_binary
 	say "up to date: qemu $ver + ${#patches[@]} patch(es)"
 	exit 0
 fi
@@ -112,6 +119,5 @@ say "building qemu-system-x86_64 (cold: about 5 min on 2 cores; warm ccache: und
 make -C "$bld" -j"$(nproc)" qemu-system-x86_64 >"$work/make.log" 2>&1 ||
 	{ grep -E 'error|Error' "$work/make.log" | head -n 40 >&2; die "build failed (log: $work/make.log)"; }
 echo "$stamp" >"$work/stamp"
-cp "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
-mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
+install_binary
 say "built $out/qemu-system-x86_64"
