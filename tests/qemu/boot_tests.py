@@ -244,12 +244,15 @@ def case_mem_too_small(wd):
 
 
 def case_force_pmu(wd):
-    r = run(["--", "force-pmu", "tests=pmu.*"], wd, "force_pmu")
+    r = run(["--", "force-pmu", "bts", "tests=pmu.*,pebs.*,lbr.*,bts.*"], wd, "force_pmu")
     expect(r["rc"] == 1, "force-pmu without a PMU must fail the run: rc %d" % r["rc"])
     tests, summary, header, text = parse_tap(r["log"])
     # pmu.frame measures the frame through the TSC, not counters: it needs -icount.
     counters = [t for t in tests if t.description != "pmu.frame"]
     passing = [t.description for t in counters if t.ok]
+    for group in ("pmu.", "pebs.", "lbr.", "bts."):
+        expect(any(t.description.startswith(group) for t in counters),
+               "no %s* check ran under force-pmu" % group)
     expect(len(counters) >= 10 and not passing,
            "every counter check must fail under force-pmu; these did not: %s" % passing)
     return "%d counter checks failed as they must" % summary[1]
