@@ -2,6 +2,7 @@
 /* Ending a run: QEMU isa-debug-exit, UEFI ResetSystem, halt, or back to efi_main. */
 #include "arch/x86/io.h"
 #include "arch/x86/serial.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
 #include "boot/main.h"
 #include "boot/platform.h"
@@ -48,6 +49,7 @@ void platform_exit(enum run_status st)
 	/* Leave the PMU as the firmware had it (while this_cpu() and the fault fixups still
 	 * work: boot-services=keep gives GS back to the firmware in efi_main). */
 	pmu_boot_restore();
+	smp_park_all();		/* the other CPUs back to wait-for-SIPI */
 	if (plat.boot_services_kept)
 		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
 	platform_final_action(st, false);

@@ -16,6 +16,7 @@
 #include "arch/x86/pci.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/serial.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/user.h"
@@ -48,6 +49,57 @@ static uint64_t stack_base;
 static void pmu_header_line(const char *line)
 {
 	con_printf("# pmu: %s\n", line);
+}
+
+static unsigned known_cpus(void)
+{
+	unsigned n = plat.acpi.ncpus < MAX_CPUS ? plat.acpi.ncpus : MAX_CPUS;
+
+	return n ? n : 1;
+}
+
+static void cpu_pmu_line(const char *line)
+{
+	con_printf("#   %s\n", line);
+}
+
+/* "# smp:" and one "# cpu N:" line per CPU: APIC ID, state, start-up time, core type, and
+ * its PMU where it differs from the BSP's. */
+static void print_smp(void)
+{
+	char a[32];
+
+	con_printf("# smp: %u CPU(s) known (MADT %u), %u AP(s) started%s%s%s\n", smp.ncpus,
+		   plat.acpi.ncpus, smp.started, smp.kept ? " (firmware MP services)" : "",
+		   smp.why[0] ? "; " : "", smp.why);
+	for (unsigned i = 0; i < smp.ncpus; i++) {
+		const struct smp_cpu *sc = &smp.cpu[i];
+		const struct pmu_cpu *pc = &pmu_cpus[i];
+		char pmuinfo[96];
+
+		if (i == 0)
+			str_lcpy(a, "bootstrap processor", sizeof(a));
+		else if (sc->start_us)
+			fmt_snprintf(a, sizeof(a), "started in %llu.%03llu ms",
+				     (unsigned long long)(sc->start_us / 1000),
+				     (unsigned long long)(sc->start_us % 1000));
+		else
+			str_lcpy(a, smp_state_name(sc->state), sizeof(a));
+		if (!pc->probed)
+			str_lcpy(pmuinfo, "PMU not probed", sizeof(pmuinfo));
+		else if (i == 0 || pmu_caps_same(&pc->caps, &pmu_cpus[0].caps))
+			fmt_snprintf(pmuinfo, sizeof(pmuinfo), "core type %s; PMU as CPU 0's",
+				     pc->caps.hybrid ? pmu_core_type_name(pc->caps.core_type) :
+				     "n/a (not hybrid)");
+		else
+			fmt_snprintf(pmuinfo, sizeof(pmuinfo), "core type %s; PMU differs:",
+				     pc->caps.hybrid ? pmu_core_type_name(pc->caps.core_type) :
+				     "n/a (not hybrid)");
+		con_printf("# cpu %u: APIC ID %u, %s; %s%s%s\n", i, sc->apic_id, a, pmuinfo,
+			   sc->why[0] && i ? "; " : "", i ? sc->why : "");
+		if (i && pc->probed && !pmu_caps_same(&pc->caps, &pmu_cpus[0].caps))
+			pmu_caps_describe(&pc->caps, cpu_pmu_line);
+	}
 }
 
 static void print_header(void)
@@ -105,6 +157,7 @@ static void print_header(void)
 		con_printf("# pmu: the firmware's PMU state (counters, DEBUGCTL, LVTPC) %s\n",
 			   pmu_boot_state.saved ? "was saved; it is restored at exit" :
 			   "could not be saved (an enumerated MSR faulted): it is not restored at exit");
+	print_smp();
 	if (plat.boot_services_kept)
 		con_printf("# mode: boot services kept%s; results on the UEFI console%s and in %s\n",
 			   plat.mode_note, !plat.serial_ok ? "" : con_serial_direct() ? " and the UART" :
@@ -148,6 +201,28 @@ static void setup_watchdog(void)
 	watchdog_init(ok);
 }
 
+/* The other CPUs (exit mode: INIT-SIPI-SIPI) and each one's PMU, probed on it. */
+static void start_cpus(void)
+{
+	pmu_cpus[0].cpu = plat.cpu;
+	pmu_cpus[0].caps = pmu;
+	pmu_cpus[0].boot = pmu_boot_state;
+	pmu_cpus[0].probed = true;
+	if (plat.boot_services_kept) {
+		smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, 0, apic.id, 1);
+		str_lcpy(smp.why, "boot services kept: the other CPUs stay the firmware's",
+			 sizeof(smp.why));
+		return;
+	}
+	smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, plat.acpi.ncpus < ACPI_MAX_CPUS ?
+		  plat.acpi.ncpus : ACPI_MAX_CPUS, apic.id, plat.opt.cpus);
+	for (unsigned i = 1; i < smp.ncpus; i++)
+		if (smp.cpu[i].state == SMP_IDLE &&
+		    run_on(i, pmu_cpu_probe, &pmu_cpus[i], 1000000) != SMP_OK)
+			str_lcpy(smp.cpu[i].why, "probing its PMU did not finish",
+				 sizeof(smp.cpu[i].why));
+}
+
 /* Everything after the CPU is set up: time, watchdog, header, checks, exit. */
 static void __attribute__((noreturn)) run(void *unused)
 {
@@ -159,6 +234,7 @@ static void __attribute__((noreturn)) run(void *unused)
 	tsc_init(&plat.cpu, &plat.acpi);
 	setup_watchdog();
 	pmu_boot_save();
+	start_cpus();
 	print_header();
 	oracle_announce();
 	platform_exit(runner_run(&plat.opt));
@@ -273,6 +349,28 @@ static void reserve_user_mode(void)
 	user_stack = uefi_alloc_pages(USER_STACK_SIZE);
 }
 
+/* The APs' start-up page below 1 MiB and their stacks, when any AP is chosen. */
+static void reserve_smp(void)
+{
+	unsigned n = known_cpus();
+
+	if (n < 2 || !(plat.opt.cpus & ~1ULL))
+		return;
+	smp_reserve(uefi_alloc_pages_below(4096, SMP_TRAMPOLINE_MAX - 1),
+		    uefi_alloc_pages((uint64_t)(n - 1) * SMP_AP_STACK_SIZE), n - 1);
+}
+
+/* cpus= naming a CPU the MADT does not list is an error, said before anything runs. */
+static void validate_cpus(void)
+{
+	unsigned n = known_cpus();
+
+	if (plat.opt.cpus_set && n < 64 && (plat.opt.cpus >> n))
+		fmt_snprintf(opt_err, sizeof(opt_err), "cpus=: no CPU %u: this machine has %u "
+			     "(0-%u; the MADT lists %u)", (unsigned)__builtin_ctzll(plat.opt.cpus >> n) + n,
+			     n, n - 1, plat.acpi.ncpus);
+}
+
 static EFI_STATUS run_kept(void)
 {
 	static bool owned[NR_VECTORS];
@@ -362,6 +460,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	 * fixup needs both), which happens in run_kept()/run_exited(). */
 	pmu_probe_cpuid(&plat.cpu);
 	if (!opt_err[0])
+		validate_cpus();
+	if (!opt_err[0])
 		runner_validate_globs(&plat.opt, opt_err, sizeof(opt_err));
 	if (!opt_err[0] && plat.opt.list) {
 		con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
@@ -375,8 +475,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (opt_err[0])
 		return usage_exit();
 	stack_base = uefi_alloc_pages(STACK_SIZE);
-	if (!plat.boot_services_kept)
+	if (!plat.boot_services_kept) {
 		reserve_user_mode();
+		reserve_smp();
+	}
 	if (!stack_base && !plat.boot_services_kept) {
 		str_lcpy(opt_err, "cannot allocate the run's stack", sizeof(opt_err));
 		return usage_exit();

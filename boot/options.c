@@ -190,7 +190,56 @@ void options_defaults(struct options *o)
 	o->on_exit = ON_EXIT_DEFAULT;
 	o->boot_services = BOOT_SERVICES_EXIT;
 	o->watchdog_ms = OPT_WATCHDOG_MS_DEFAULT;
+	o->cpus = ~0ULL;
 }
+
+/* cpus=all or N[-M][,N[-M]...], each number below OPT_CPUS_MAX. */
+static int parse_cpus(struct options *o, struct slice tok, struct slice val, char *err,
+		      size_t errlen)
+{
+	uint64_t mask = 0;
+	size_t i = 0;
+
+	if (slice_eq(val, "all")) {
+		o->cpus = ~0ULL;
+		o->cpus_set = false;
+		return 0;
+	}
+	while (i < val.n) {
+		uint64_t a, b;
+		size_t end;
+
+		if (parse_number(val.p + i, val.n - i, &a, &end) != NUM_OK)
+			return fail(err, errlen, tok, "expected all or CPU numbers and ranges, "
+				    "e.g. 0,2-3");
+		i += end;
+		b = a;
+		if (i < val.n && val.p[i] == '-') {
+			i++;
+			if (parse_number(val.p + i, val.n - i, &b, &end) != NUM_OK)
+				return fail(err, errlen, tok, "a range needs an end, e.g. 2-3");
+			i += end;
+		}
+		if (a >= OPT_CPUS_MAX || b >= OPT_CPUS_MAX)
+			return fail(err, errlen, tok, "CPU %llu out of range (0..%u)",
+				    (unsigned long long)(a >= OPT_CPUS_MAX ? a : b), OPT_CPUS_MAX - 1);
+		if (b < a)
+			return fail(err, errlen, tok, "range %llu-%llu runs backwards",
+				    (unsigned long long)a, (unsigned long long)b);
+		for (uint64_t c = a; c <= b; c++)
+			mask |= 1ULL << c;
+		if (i < val.n) {
+			if (val.p[i] != ',' || i + 1 == val.n)
+				return fail(err, errlen, tok, "expected all or CPU numbers and "
+					    "ranges, e.g. 0,2-3");
+			i++;
+		}
+	}
+	o->cpus = mask;
+	o->cpus_set = true;
+	return 0;
+}
+
 
 /* reps=, watchdog=: a number in [min, max]. */
 static int parse_ranged(struct slice tok, struct slice val, uint64_t min, uint64_t max,
@@ -349,7 +398,7 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 	if (!slice_eq(key, "tests") && !slice_eq(key, "reps") && !slice_eq(key, "size") &&
 	    !slice_eq(key, "serial") && !slice_eq(key, "on-exit") &&
 	    !slice_eq(key, "boot-services") && !slice_eq(key, "watchdog") &&
-	    !slice_eq(key, "oracle-fault") && !slice_eq(key, "pmi"))
+	    !slice_eq(key, "oracle-fault") && !slice_eq(key, "pmi") && !slice_eq(key, "cpus"))
 		return fail(err, errlen, tok, "unknown option");
 
 	if (!has_val || val.n == 0)
@@ -357,6 +406,8 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 
 	if (slice_eq(key, "tests"))
 		return parse_tests(o, tok, val, err, errlen);
+	if (slice_eq(key, "cpus"))
+		return parse_cpus(o, tok, val, err, errlen);
 	if (slice_eq(key, "reps")) {
 		if (parse_ranged(tok, val, OPT_REPS_MIN, OPT_REPS_MAX, &v, err, errlen))
 			return -1;
@@ -554,6 +605,26 @@ static const char *on_exit_name(enum opt_on_exit e)
 	}
 }
 
+/* "0,2-3" for a mask. */
+static void format_cpus(uint64_t mask, struct acc *a)
+{
+	bool first = true;
+
+	for (unsigned c = 0; c < OPT_CPUS_MAX; c++) {
+		unsigned e = c;
+
+		if (!(mask & (1ULL << c)))
+			continue;
+		while (e + 1 < OPT_CPUS_MAX && (mask & (1ULL << (e + 1))))
+			e++;
+		acc_printf(a, first ? "%u" : ",%u", c);
+		if (e > c)
+			acc_printf(a, "-%u", e);
+		first = false;
+		c = e;
+	}
+}
+
 int options_format(const struct options *o, char *buf, size_t len)
 {
 	struct acc a = { buf, len, 0 };
@@ -588,6 +659,11 @@ int options_format(const struct options *o, char *buf, size_t len)
 	acc_printf(&a, " boot-services=%s",
 		   o->boot_services == BOOT_SERVICES_KEEP ? "keep" : "exit");
 	acc_printf(&a, " watchdog=%u", (unsigned)o->watchdog_ms);
+	acc_printf(&a, " cpus=");
+	if (o->cpus_set)
+		format_cpus(o->cpus, &a);
+	else
+		acc_printf(&a, "all");
 	if (o->force_pmu)
 		acc_printf(&a, " force-pmu");
 	if (o->list)

@@ -20,6 +20,7 @@
 #define OPT_WATCHDOG_MS_DEFAULT	10000
 #define OPT_WATCHDOG_MS_MIN	1
 #define OPT_WATCHDOG_MS_MAX	3600000
+#define OPT_CPUS_MAX		64	/* CPU numbers 0..63 (0: the bootstrap processor) */
 
 enum opt_on_exit {
 	ON_EXIT_DEFAULT = 0,	/* shutdown, or return when boot-services=keep */
@@ -62,6 +63,10 @@ struct options {
 	bool pmi_nmi;			/* pmi=nmi: PMIs through the LVT as NMIs (pmi=interrupt) */
 	bool bts;			/* bts: run the branch trace store checks */
 	uint32_t watchdog_ms;		/* watchdog=MS: default per-check time limit */
+	/* cpus=all|LIST: bit i = CPU i (0 the BSP, then the MADT's others in order); LIST is
+	 * numbers and ranges, "0,2-3". Default all. */
+	uint64_t cpus;
+	bool cpus_set;
 };
 
 void options_defaults(struct options *o);

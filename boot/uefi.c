@@ -233,6 +233,17 @@ uint64_t uefi_alloc_pages(uint64_t bytes)
 	return a;
 }
 
+uint64_t uefi_alloc_pages_below(uint64_t bytes, uint64_t max_addr)
+{
+	EFI_PHYSICAL_ADDRESS a = max_addr;
+	UINTN pages = (bytes + EFI_PAGE_SIZE - 1) / EFI_PAGE_SIZE;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateMaxAddress, EfiLoaderData,
+					pages, &a)))
+		return 0;
+	return a;
+}
+
 static EFI_STATUS get_map(UINTN *size, UINTN *key, UINTN *dsize)
 {
 	UINT32 dver;

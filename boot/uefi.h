@@ -39,6 +39,8 @@ int uefi_write_file(const char *name, const char *data, size_t len);
 
 /* Page allocation as loader data; 0 on failure. */
 uint64_t uefi_alloc_pages(uint64_t bytes);
+/* Pages ending at or below max_addr (AllocateMaxAddress: the last byte's address), or 0. */
+uint64_t uefi_alloc_pages_below(uint64_t bytes, uint64_t max_addr);
 /* Memory the firmware will hand over at ExitBootServices (conventional + boot services +
  * loader), the largest conventional block, and the end of the highest memory-map entry. */
 void uefi_memory(uint64_t *usable, uint64_t *largest_free, uint64_t *top);

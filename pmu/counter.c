@@ -6,6 +6,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "lib/fmt.h"
+#include "lib/string.h"
 #include "pmu/event.h"
 
 static uint64_t width_mask(unsigned width)
@@ -426,4 +427,48 @@ void pmu_boot_restore(void)
 {
 	if (pmu_boot_state.saved)
 		pmu_restore(&pmu, &pmu_boot_state);
+}
+
+struct pmu_cpu pmu_cpus[MAX_CPUS];
+static unsigned selected;
+
+void pmu_cpu_probe(void *arg)
+{
+	struct pmu_cpu *pc = arg;
+
+	cpu_info_read(&pc->cpu);
+	pmu_discover(&pc->caps, &pc->cpu);
+	memset(&pc->boot, 0, sizeof(pc->boot));
+	if (pc->caps.version >= 1 && pmu_save(&pc->caps, &pc->boot) == 0) {
+		pmu_reset(&pc->caps);
+		hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
+	}
+	pc->probed = true;
+}
+
+void pmu_cpu_restore(void *arg)
+{
+	struct pmu_cpu *pc = arg;
+
+	if (pc->probed && pc->boot.saved)
+		pmu_restore(&pc->caps, &pc->boot);
+}
+
+void pmu_select(unsigned cpu)
+{
+	if (cpu >= MAX_CPUS || cpu == selected)
+		return;
+	if (selected == 0)
+		pmu_cpus[0].caps = pmu;		/* the BSP's, as discovered at boot */
+	pmu = cpu == 0 ? pmu_cpus[0].caps : pmu_cpus[cpu].caps;
+	selected = cpu;
+}
+
+bool pmu_caps_same(const struct pmu_caps *a, const struct pmu_caps *b)
+{
+	return a->vendor == b->vendor && a->eax == b->eax && a->ebx == b->ebx &&
+	       a->ecx == b->ecx && a->edx == b->edx && a->perf_caps == b->perf_caps &&
+	       a->uarch == b->uarch && a->core_type == b->core_type &&
+	       a->lbr.format == b->lbr.format && a->lbr.depth == b->lbr.depth &&
+	       a->num_gp == b->num_gp && a->num_fixed == b->num_fixed;
 }

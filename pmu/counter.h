@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/percpu.h"
 #include "pmu/pmu.h"
 #include "pmu/ds.h"
 #include "pmu/lbr.h"
@@ -117,5 +118,25 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s);
 extern struct pmu_state pmu_boot_state;
 void pmu_boot_save(void);
 void pmu_boot_restore(void);
+
+/*
+ * Every CPU's own PMU (several CPUs, arch/x86/smp.h): its CPUID (hybrid parts enumerate
+ * per core type), capabilities and the state the firmware left in it. Entry 0 is the
+ * bootstrap processor's (the global pmu and pmu_boot_state); pmu_cpu_probe() and
+ * pmu_cpu_restore() run on the CPU itself (through run_on()), pmu_select() makes a CPU's
+ * capabilities the global pmu the checks read while they run on it.
+ */
+struct pmu_cpu {
+	bool probed;
+	struct cpu_info cpu;
+	struct pmu_caps caps;
+	struct pmu_state boot;
+};
+extern struct pmu_cpu pmu_cpus[MAX_CPUS];
+void pmu_cpu_probe(void *pmu_cpu);		/* on that CPU: discover, save, reset, mask */
+void pmu_cpu_restore(void *pmu_cpu);		/* on that CPU: the firmware's state back */
+void pmu_select(unsigned cpu);
+/* Whether two CPUs' PMUs enumerate the same (so one description serves both). */
+bool pmu_caps_same(const struct pmu_caps *a, const struct pmu_caps *b);
 
 #endif /* PMU_COUNTER_H */

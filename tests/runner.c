@@ -2,6 +2,7 @@
 /* Check runner: selection, plan, watchdog-guarded execution, TAP lines, fatal-fault report. */
 #include "tests/runner.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/watchdog.h"
 #include "boot/console.h"
@@ -81,6 +82,14 @@ static bool group_named(const char *glob, const char *name)
 	size_t glen = dot ? (size_t)(dot - name) : str_len(name);
 
 	return !str_ncmp(glob, name, glen) && glob[glen] == '.';
+}
+
+/* Whether check `name` is in group `group` ("pmu" for "pmu.fixed"). */
+static bool group_named_prefix(const char *group, const char *name)
+{
+	size_t n = str_len(group);
+
+	return !str_ncmp(group, name, n) && name[n] == '.';
 }
 
 /* Full name of instance i of ck: "group.name" or "group.name.instance". */
@@ -214,52 +223,203 @@ static enum guard_result run_guarded(struct check_ctx *ctx, uint32_t limit_ms,
 	}
 }
 
+/* Checks of a CPU's own PMU and health: run on every chosen CPU. */
+static const char *const per_cpu_groups[] = { "pmu", "pebs", "lbr", "bts", "system" };
+
+bool runner_per_cpu(const struct check *ck)
+{
+	for (size_t g = 0; g < sizeof(per_cpu_groups) / sizeof(per_cpu_groups[0]); g++)
+		if (group_named_prefix(per_cpu_groups[g], ck->name))
+			return true;
+	return false;
+}
+
+/* The CPUs the per-CPU checks run on: the chosen ones that run pmuboot, BSP first. */
+static unsigned run_cpus[MAX_CPUS], nrun;
+static bool tagged;		/* several: names carry "@apicN" */
+
+static void choose_cpus(const struct options *o)
+{
+	nrun = 0;
+	for (unsigned i = 0; i < smp.ncpus || (i == 0 && !smp.ncpus); i++) {
+		bool running = i == 0 || smp.cpu[i].state == SMP_IDLE;
+
+		if (running && (o->cpus & (1ULL << i)))
+			run_cpus[nrun++] = i;
+	}
+	tagged = nrun > 1;
+}
+
+static uint32_t apic_id_of(unsigned cpu)
+{
+	return smp.ncpus ? smp.cpu[cpu].apic_id : percpu_table[0].apic_id;
+}
+
+static void instance_name_on(const struct check *ck, unsigned i, unsigned cpu, char *buf,
+			     size_t len)
+{
+	instance_full_name(ck, i, buf, len);
+	if (tagged && runner_per_cpu(ck)) {
+		char tag[24];
+
+		fmt_snprintf(tag, sizeof(tag), "@apic%u", apic_id_of(cpu));
+		str_lcat(buf, tag, len);
+	}
+}
+
+/* Instances of ck selected on cpu (pmu_select()ed by the caller). */
+static unsigned planned_on(const struct options *o, const struct check *ck)
+{
+	unsigned n = 0;
+	char name[80];
+
+	for (unsigned i = 0; i < instances_of(ck); i++) {
+		instance_full_name(ck, i, name, sizeof(name));
+		n += runner_selected(o, ck, name);
+	}
+	return n;
+}
+
+struct ap_job {
+	struct check_ctx *ctx;
+	uint32_t limit_ms;
+	uint64_t elapsed_us;
+	enum guard_result g;
+};
+
+static void ap_run_check(void *arg)
+{
+	struct ap_job *j = arg;
+
+	j->g = run_guarded(j->ctx, j->limit_ms, &j->elapsed_us);
+}
+
+static void ap_cleanup(void *arg)
+{
+	check_cleanup(arg);
+}
+
+static void report(struct check_ctx *ctx)
+{
+	if (ctx->status == CHECK_SKIP)
+		tap_skip(&tap, ctx->name, ctx->detail);
+	else
+		tap_result(&tap, ctx->status == CHECK_PASS, ctx->name, ctx->detail);
+	flush_diags();
+}
+
+/* Runs instance i of ck on cpu (0: here) and prints its result. Returns false when the
+ * CPU was lost (it ran past every limit and was stopped). */
+static bool run_instance(const struct options *o, const struct check *ck, unsigned i,
+			 unsigned cpu, const char *lost_at)
+{
+	struct check_ctx ctx;
+	struct ap_job job;
+	uint32_t limit_ms = ck->timeout_ms ? ck->timeout_ms : o->watchdog_ms;
+	int r;
+
+	memset(&ctx, 0, sizeof(ctx));
+	instance_full_name(ck, i, ctx.name, sizeof(ctx.name));
+	if (!runner_selected(o, ck, ctx.name))
+		return true;
+	instance_name_on(ck, i, cpu, ctx.name, sizeof(ctx.name));
+	ctx.check = ck;
+	ctx.instance = i;
+	ctx.status = CHECK_FAIL;
+	str_lcpy(ctx.detail, "check returned no result", sizeof(ctx.detail));
+	if (lost_at) {
+		check_skip(&ctx, "CPU %u (APIC ID %u) was lost at %s: stopped with INIT", cpu,
+			   apic_id_of(cpu), lost_at);
+		report(&ctx);
+		return false;
+	}
+	job = (struct ap_job){ .ctx = &ctx, .limit_ms = limit_ms };
+	/* On an AP its own watchdog ends a stuck check; the wait here is the backstop for a
+	 * CPU that stops taking interrupts: every SMI retry's limit and 5 s more. */
+	r = run_on(cpu, ap_run_check, &job,
+		   ((uint64_t)limit_ms * (SMI_RETRIES + 1) + 5000) * 1000);
+	if (r == SMP_EFAULT) {
+		const struct smp_cpu *sc = &smp.cpu[cpu];
+
+		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "fatal: unexpected exception %s "
+			     "(vector %u) at RIP 0x%llx on CPU %u (APIC ID %u); the CPU goes on",
+			     trap_name(sc->fault_vector), sc->fault_vector,
+			     (unsigned long long)sc->fault_rip, cpu, sc->apic_id);
+		ctx.status = CHECK_FAIL;
+		current = NULL;
+		run_on(cpu, ap_cleanup, &ctx, 1000000);
+	} else if (r == SMP_ETIMEOUT || r == SMP_ENOCPU) {
+		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "timeout: CPU %u (APIC ID %u) %s",
+			     cpu, apic_id_of(cpu), smp_error_name(r));
+		ctx.status = CHECK_FAIL;
+		current = NULL;
+		report(&ctx);
+		return false;
+	} else if (job.g == GUARD_TIMEOUT) {
+		fmt_snprintf(ctx.detail, sizeof(ctx.detail),
+			     "timeout: the watchdog stopped the check after %llu ms (limit %u ms)",
+			     (unsigned long long)(job.elapsed_us / 1000), limit_ms);
+		ctx.status = CHECK_FAIL;
+	}
+	report(&ctx);
+	return true;
+}
+
 enum run_status runner_run(const struct options *o)
 {
 	unsigned planned = 0;
-	char name[80];
+	bool bsp_runs;
 
-	for (size_t k = 0; k < suite_count; k++)
-		for (unsigned i = 0; i < instances_of(&suite_checks[k]); i++) {
-			instance_full_name(&suite_checks[k], i, name, sizeof(name));
-			planned += runner_selected(o, &suite_checks[k], name);
+	choose_cpus(o);
+	bsp_runs = nrun && run_cpus[0] == 0;
+	for (size_t k = 0; k < suite_count; k++) {
+		const struct check *ck = &suite_checks[k];
+
+		if (!runner_per_cpu(ck)) {
+			planned += planned_on(o, ck);
+			continue;
 		}
+		for (unsigned c = 0; c < nrun; c++) {
+			pmu_select(run_cpus[c]);
+			planned += planned_on(o, ck);
+		}
+		pmu_select(0);
+	}
 
 	tap_init(&tap, tap_out, NULL);
 	tap_version(&tap);
 	tap_plan(&tap, planned);
 
+	/* The bootstrap processor: every check in suite order (the per-CPU ones only if it
+	 * was chosen). */
 	for (size_t k = 0; k < suite_count; k++) {
 		const struct check *ck = &suite_checks[k];
-		unsigned n = instances_of(ck);
 
-		for (unsigned i = 0; i < n; i++) {
-			struct check_ctx ctx;
-			uint32_t limit_ms = ck->timeout_ms ? ck->timeout_ms : o->watchdog_ms;
-			uint64_t elapsed_us = 0;
-			enum guard_result g;
+		if (runner_per_cpu(ck) && !bsp_runs)
+			continue;
+		for (unsigned i = 0; i < instances_of(ck); i++)
+			run_instance(o, ck, i, 0, NULL);
+	}
+	/* Then each other chosen CPU: the per-CPU checks, on its own PMU. */
+	for (unsigned c = bsp_runs ? 1 : 0; c < nrun; c++) {
+		unsigned cpu = run_cpus[c];
+		char lost_at[80] = "";
 
-			memset(&ctx, 0, sizeof(ctx));
-			instance_full_name(ck, i, ctx.name, sizeof(ctx.name));
-			if (!runner_selected(o, ck, ctx.name))
+		pmu_select(cpu);
+		for (size_t k = 0; k < suite_count; k++) {
+			const struct check *ck = &suite_checks[k];
+
+			if (!runner_per_cpu(ck))
 				continue;
-			ctx.check = ck;
-			ctx.instance = i;
-			ctx.status = CHECK_FAIL;
-			str_lcpy(ctx.detail, "check returned no result", sizeof(ctx.detail));
-			g = run_guarded(&ctx, limit_ms, &elapsed_us);
-			if (g == GUARD_TIMEOUT) {
-				fmt_snprintf(ctx.detail, sizeof(ctx.detail),
-					     "timeout: the watchdog stopped the check after %llu ms (limit %u ms)",
-					     (unsigned long long)(elapsed_us / 1000), limit_ms);
-				ctx.status = CHECK_FAIL;
+			for (unsigned i = 0; i < instances_of(ck); i++) {
+				if (!run_instance(o, ck, i, cpu, lost_at[0] ? lost_at : NULL) &&
+				    !lost_at[0])
+					instance_full_name(ck, i, lost_at, sizeof(lost_at));
 			}
-			if (ctx.status == CHECK_SKIP)
-				tap_skip(&tap, ctx.name, ctx.detail);
-			else
-				tap_result(&tap, ctx.status == CHECK_PASS, ctx.name, ctx.detail);
-			flush_diags();
 		}
+		if (!lost_at[0])
+			run_on(cpu, pmu_cpu_restore, &pmu_cpus[cpu], 1000000);
+		pmu_select(0);
 	}
 	return tap_summary(&tap) ? RUN_FAIL : RUN_PASS;
 }
@@ -272,6 +432,17 @@ static void diag_line(const char *line)
 void runner_fatal(const struct trap_frame *f)
 {
 	char why[160];
+
+	if (smp_this_cpu() != 0) {
+		/* On an AP: say what happened there; its call ends as failed and the run goes on
+		 * (run_instance reports the check). */
+		con_printf("# CPU %u (APIC ID %u): unexpected exception %s (vector %lu) at RIP "
+			   "0x%lx\n", smp_this_cpu(), this_cpu()->apic_id,
+			   trap_name((unsigned)f->vector), (unsigned long)f->vector,
+			   (unsigned long)f->rip);
+		trap_dump(f, diag_line);
+		smp_ap_fatal(f->vector, f->rip, f->error_code);
+	}
 
 	if (!tap.out)		/* a fault before the first check: start the TAP stream here */
 		tap_init(&tap, tap_out, NULL);

@@ -68,6 +68,11 @@ bool runner_selected(const struct options *o, const struct check *ck, const char
 /* Fails (-1, err names the glob) when a tests= glob matches no check. */
 int runner_validate_globs(const struct options *o, char *err, size_t errlen);
 
+/* Whether ck runs on every chosen CPU (cpus=): the checks of a CPU's own PMU and health
+ * (groups pmu, pebs, lbr, bts, system); the rest run on the bootstrap processor. With
+ * several CPUs their names end in "@apicN", N the CPU's APIC ID. */
+bool runner_per_cpu(const struct check *ck);
+
 /* Prints every check's name, flags and description. */
 void runner_list(void);
 

@@ -65,11 +65,17 @@ static void parse_madt(struct acpi_info *a, uint64_t pa)
 			/* Firmware may list a CPU in both forms; count each APIC ID once. */
 			bool dup = false;
 
-			for (unsigned i = 0; i < a->ncpus && i < ACPI_MAX_CPUS; i++)
-				dup |= a->apic_ids[i] == id;
+			for (unsigned i = 0; i < a->ncpus && i < ACPI_MAX_CPUS; i++) {
+				if (a->apic_ids[i] == id) {
+					dup = true;
+					a->cpu_enabled[i] |= flags & MADT_LAPIC_ENABLED;
+				}
+			}
 			if (!dup) {
-				if (a->ncpus < ACPI_MAX_CPUS)
+				if (a->ncpus < ACPI_MAX_CPUS) {
 					a->apic_ids[a->ncpus] = id;
+					a->cpu_enabled[a->ncpus] = flags & MADT_LAPIC_ENABLED;
+				}
 				a->ncpus++;
 			}
 		}

@@ -41,6 +41,7 @@ struct acpi_info {
 	uint64_t lapic_addr;
 	unsigned ncpus;			/* enabled or online-capable processors */
 	uint32_t apic_ids[ACPI_MAX_CPUS];
+	bool cpu_enabled[ACPI_MAX_CPUS];	/* enabled; else only online-capable */
 	/* FADT */
 	bool hw_reduced;
 	bool pm_timer;			/* a usable PM timer */

@@ -49,23 +49,54 @@ bool apic_init(bool own)
 	fw.tmict = apic_read(APIC_TMICT);
 	fw.saved = true;
 
-	if (own) {
-		apic_write(APIC_SVR, APIC_SVR_ENABLE | VECTOR_SPURIOUS);
-		apic_write(APIC_TPR, 0);
-		apic_write(APIC_LVTT, APIC_LVT_MASKED | VECTOR_WATCHDOG);
-		apic_write(APIC_TMICT, 0);
-		apic_write(APIC_LVT0, APIC_LVT_MASKED);
-		if (APIC_LVR_MAXLVT(apic.version) >= 4)
-			apic_write(APIC_LVTPC, APIC_LVT_MASKED | VECTOR_PMI);
-		if (APIC_LVR_MAXLVT(apic.version) >= 5)
-			apic_write(APIC_LVTTHMR, APIC_LVT_MASKED);
-		apic_write(APIC_LVTERR, VECTOR_APIC_ERROR);
-		/* ESR is write-then-read (SDM 10.5.3); writes clear the latched errors. */
-		apic_write(APIC_ESR, 0);
-		apic_write(APIC_ESR, 0);
-		/* LINT1 (usually NMI) is left as the firmware set it. */
-	}
+	if (own)
+		apic_take_over();
 	return true;
+}
+
+uint32_t apic_current_id(void)
+{
+	uint32_t id = apic_read(APIC_ID);
+
+	return apic.x2apic ? id : id >> 24;
+}
+
+uint32_t apic_take_over(void)
+{
+	apic_write(APIC_SVR, APIC_SVR_ENABLE | VECTOR_SPURIOUS);
+	apic_write(APIC_TPR, 0);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | VECTOR_WATCHDOG);
+	apic_write(APIC_TMICT, 0);
+	apic_write(APIC_LVT0, APIC_LVT_MASKED);
+	if (APIC_LVR_MAXLVT(apic.version) >= 4)
+		apic_write(APIC_LVTPC, APIC_LVT_MASKED | VECTOR_PMI);
+	if (APIC_LVR_MAXLVT(apic.version) >= 5)
+		apic_write(APIC_LVTTHMR, APIC_LVT_MASKED);
+	apic_write(APIC_LVTERR, VECTOR_APIC_ERROR);
+	/* ESR is write-then-read (SDM 10.5.3); writes clear the latched errors. */
+	apic_write(APIC_ESR, 0);
+	apic_write(APIC_ESR, 0);
+	/* LINT1 (usually NMI) is left as the firmware set it. */
+	return apic_current_id();
+}
+
+static void icr_wait_idle(void)
+{
+	for (unsigned i = 0; i < 1000000 && (apic_read(APIC_ICR) & APIC_ICR_BUSY); i++)
+		cpu_relax();
+}
+
+void apic_send_ipi(uint32_t dest, uint32_t icr_low)
+{
+	if (apic.x2apic) {
+		/* x2APIC: one 64-bit write, destination in the high half (SDM 10.12.9). */
+		wrmsr(MSR_X2APIC_BASE + (APIC_ICR >> 4), ((uint64_t)dest << 32) | icr_low);
+		return;
+	}
+	icr_wait_idle();
+	apic_write(APIC_ICR2, dest << 24);
+	apic_write(APIC_ICR, icr_low);
+	icr_wait_idle();
 }
 
 void apic_restore(void)
@@ -110,9 +141,7 @@ void apic_self_ipi(unsigned vector)
 		wrmsr(MSR_X2APIC_SELF_IPI, vector & 0xff);
 		return;
 	}
-	/* Wait (bounded) for a previous IPI to leave the ICR. */
-	for (unsigned i = 0; i < 1000000 && (apic_read(APIC_ICR) & APIC_ICR_BUSY); i++)
-		cpu_relax();
+	icr_wait_idle();
 	apic_write(APIC_ICR, APIC_ICR_DEST_SELF | APIC_ICR_DM_FIXED | APIC_ICR_LEVEL_ASSERT |
 		   (vector & 0xff));
 }

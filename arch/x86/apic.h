@@ -23,6 +23,8 @@
 #define APIC_ICR2		0x310
 #define  APIC_ICR_DM_FIXED	(0U << 8)
 #define  APIC_ICR_DM_NMI	(4U << 8)
+#define  APIC_ICR_DM_INIT	(5U << 8)
+#define  APIC_ICR_DM_STARTUP	(6U << 8)
 #define  APIC_ICR_BUSY		(1U << 12)	/* delivery status, xAPIC only */
 #define  APIC_ICR_LEVEL_ASSERT	(1U << 14)
 #define  APIC_ICR_DEST_SELF	(1U << 18)
@@ -66,6 +68,14 @@ void apic_write(uint32_t reg, uint32_t v);
  */
 bool apic_init(bool own);
 void apic_restore(void);
+/* The `own` part of apic_init() on the CPU it runs on (an AP after start-up: its APIC
+ * comes out of INIT software-disabled); returns that CPU's APIC ID. */
+uint32_t apic_take_over(void);
+/* The APIC ID of the CPU this runs on. */
+uint32_t apic_current_id(void);
+/* An IPI to `dest` (physical destination): icr_low is the ICR's low half (delivery mode,
+ * level, vector). xAPIC: waits (bounded) for the previous one to leave the ICR first. */
+void apic_send_ipi(uint32_t dest, uint32_t icr_low);
 
 void apic_eoi(void);
 /* EOI only when `vector` is in service (unexpected interrupts may be edge noise). */

@@ -67,13 +67,12 @@ static void save_firmware_idt(void)
 	}
 }
 
-void desc_install_owned(struct cpu_desc *d)
+static void load_cpu_desc(struct cpu_desc *d)
 {
 	uint64_t tss = (uint64_t)(uintptr_t)&d->tss;
 	uint64_t code = SEG_P | SEG_S | SEG_CODE | SEG_RW | SEG_A | SEG_L | SEG_G | SEG_LIMIT_MAX;
 	uint64_t data = SEG_P | SEG_S | SEG_RW | SEG_A | SEG_DB | SEG_G | SEG_LIMIT_MAX;
 
-	save_firmware_idt();
 	memset(d->gdt, 0, sizeof(d->gdt));
 	d->gdt[GDT_KERNEL_CS] = code;
 	d->gdt[GDT_KERNEL_DS] = data;
@@ -110,12 +109,23 @@ void desc_install_owned(struct cpu_desc *d)
 		"ltr %%ax\n\t"
 		: : "m"(gdtr), "i"((uint64_t)KERNEL_CS), "r"((uint32_t)KERNEL_DS), "i"((uint16_t)TSS_SEL)
 		: "rax", "memory");
+}
 
+void desc_install_owned(struct cpu_desc *d)
+{
+	save_firmware_idt();
+	load_cpu_desc(d);
 	for (unsigned v = 0; v < NR_VECTORS; v++) {
 		bool emergency = v == X86_TRAP_DF || v == X86_TRAP_NMI || v == X86_TRAP_MC;
 
 		set_gate(v, KERNEL_CS, emergency ? IST_EMERGENCY : 0);
 	}
+	load_idt();
+}
+
+void desc_install_ap(struct cpu_desc *d)
+{
+	load_cpu_desc(d);
 	load_idt();
 }
 

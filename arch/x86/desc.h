@@ -66,6 +66,8 @@ struct desc_ptr {
  * shared IDT with a pmuboot handler on all 256 vectors.
  */
 void desc_install_owned(struct cpu_desc *d);
+/* An AP: its own GDT and TSS as above, and the IDT desc_install_owned() built (unchanged). */
+void desc_install_ap(struct cpu_desc *d);
 
 /*
  * Boot-services-kept mode: the firmware's GDT stays (its interrupt handlers use its code

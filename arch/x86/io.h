@@ -57,12 +57,29 @@ static inline void irq_restore(uint64_t flags)
 #define X86_CR0_PG	BIT(31)
 #define X86_CR4_PCE	BIT(8)
 #define X86_CR4_OSFXSR	BIT(9)
+#define X86_CR4_LA57	BIT(12)
+#define X86_CR4_PCIDE	BIT(17)
+#define X86_CR4_OSXSAVE	BIT(18)
+#define X86_CR4_SMEP	BIT(20)
+#define X86_CR4_SMAP	BIT(21)
+#define X86_CR4_CET	BIT(23)
 
 static inline uint64_t read_cr0(void) { uint64_t v; asm volatile("mov %%cr0, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr2(void) { uint64_t v; asm volatile("mov %%cr2, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr3(void) { uint64_t v; asm volatile("mov %%cr3, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr4(void) { uint64_t v; asm volatile("mov %%cr4, %0" : "=r"(v)); return v; }
 static inline void write_cr4(uint64_t v) { asm volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
+/* XCR0 (XGETBV/XSETBV with ECX 0); only with CR4.OSXSAVE set. */
+static inline uint64_t read_xcr0(void)
+{
+	uint32_t lo, hi;
+	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return lo | ((uint64_t)hi << 32);
+}
+static inline void write_xcr0(uint64_t v)
+{
+	asm volatile("xsetbv" : : "c"(0), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
 
 static inline uint64_t rdtsc(void)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-CPU state, reached through GS base (this_cpu()). Only the BSP runs today; the
- * layout already holds everything a second CPU will need (descriptors, stacks, fault and
- * watchdog bookkeeping, interrupt counters) so SMP checks can add CPUs without a rewrite.
+ * Per-CPU state, reached through GS base (this_cpu()): entry 0 is the bootstrap
+ * processor's, the others the APs' (arch/x86/smp.c): descriptors, fault and watchdog
+ * bookkeeping, interrupt counters.
  */
 #ifndef ARCH_X86_PERCPU_H
 #define ARCH_X86_PERCPU_H
@@ -40,6 +40,7 @@ struct percpu {
 	struct recover_point *guard_rp;
 	volatile int guard_armed;
 	volatile uint64_t guard_fired_tsc;
+	uint64_t guard_deadline;		/* TSC at which the guarded check is stopped */
 
 	/* Interrupt accounting. */
 	uint64_t unexpected[NR_VECTORS];	/* vectors that arrived with no handler */

@@ -31,6 +31,7 @@
 
 /* Vectors pmuboot owns (priority class = vector >> 4; the watchdog outranks the PMI). */
 #define VECTOR_PMI		0xf0	/* performance-counter LVT; the self-IPI check uses it */
+#define VECTOR_SMP_WAKE		0xfc	/* IPI: an AP has work (arch/x86/smp.c) */
 #define VECTOR_WATCHDOG		0xfd	/* local APIC timer one-shot */
 #define VECTOR_APIC_ERROR	0xfe
 #define VECTOR_SPURIOUS		0xff

@@ -7,9 +7,6 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 
-#define X86_CR4_SMEP	BIT(20)
-#define X86_CR4_SMAP	BIT(21)
-#define X86_CR4_LA57	BIT(12)
 
 #define USER_DONE	0x1000	/* recover code for a normal return; fault vectors are < 256 */
 

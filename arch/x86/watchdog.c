@@ -8,7 +8,6 @@
 #include "arch/x86/tsc.h"
 
 static bool usable;
-static uint64_t deadline_tsc;	/* per-CPU once several CPUs run checks */
 
 static void watchdog_irq(struct trap_frame *f)
 {
@@ -19,9 +18,9 @@ static void watchdog_irq(struct trap_frame *f)
 	apic_eoi();
 	if (!c->guard_armed || !c->guard_rp)
 		return;		/* a late tick after the check finished */
-	if (now < deadline_tsc) {
+	if (now < c->guard_deadline) {
 		/* The APIC counter is 32 bits: long limits take several rounds. */
-		apic_timer_oneshot(VECTOR_WATCHDOG, tsc_to_us(deadline_tsc - now) + 1);
+		apic_timer_oneshot(VECTOR_WATCHDOG, tsc_to_us(c->guard_deadline - now) + 1);
 		return;
 	}
 	rp = c->guard_rp;
@@ -52,7 +51,7 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	 * the outer one is saved here and re-armed for its remaining time afterwards. */
 	struct recover_point *outer_rp = c->guard_rp;
 	int outer_armed = c->guard_armed;
-	uint64_t outer_deadline = deadline_tsc;
+	uint64_t outer_deadline = c->guard_deadline;
 	volatile uint64_t t0;
 	enum guard_result res;
 	int code;
@@ -62,7 +61,7 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	code = recover_set(&rp);
 	if (code == 0) {
 		if (usable && timeout_us) {
-			deadline_tsc = t0 + tsc_from_us(timeout_us);
+			c->guard_deadline = t0 + tsc_from_us(timeout_us);
 			c->guard_rp = &rp;
 			c->guard_armed = 1;
 			apic_timer_oneshot(VECTOR_WATCHDOG, timeout_us);
@@ -83,7 +82,7 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	if (outer_armed && outer_rp) {
 		uint64_t now = rdtsc();
 
-		deadline_tsc = outer_deadline;
+		c->guard_deadline = outer_deadline;
 		c->guard_rp = outer_rp;
 		c->guard_armed = 1;
 		apic_timer_oneshot(VECTOR_WATCHDOG, now < outer_deadline ?

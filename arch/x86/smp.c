@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/* AP start-up (INIT-SIPI-SIPI through trampoline.S), the idle loop, run_on(). */
+#include "arch/x86/smp.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+
+extern char smp_trampoline_start[], smp_trampoline_end[];
+
+struct smp_info smp;
+
+/* One per CPU: the call it is given, and how it ended. */
+struct mailbox {
+	void (*volatile fn)(void *);
+	void *volatile arg;
+	volatile int done;
+	volatile int result;		/* SMP_OK or SMP_EFAULT */
+	volatile int alive;		/* set once by the AP when it is up */
+	struct recover_point rp;	/* the idle loop, for a call that faulted */
+};
+
+static struct mailbox mbox[MAX_CPUS];
+static uint64_t tramp_page, ap_stacks;
+static unsigned ap_stack_count;
+/* What every AP copies from the BSP. */
+static uint64_t bsp_xcr0;
+static bool bsp_osxsave;
+static smp_fw_call_fn fw_call;
+
+/* SDM Vol. 3A 9.4.4.1 (the MP initialization example): 10 ms after INIT, 200 us after each
+ * STARTUP IPI. */
+#define INIT_DELAY_US		10000
+#define SIPI_DELAY_US		200
+
+static void udelay(uint64_t us)
+{
+	uint64_t t0 = rdtsc(), n = tsc_from_us(us);
+
+	while (rdtsc() - t0 < n)
+		cpu_relax();
+}
+
+static void wake_irq(struct trap_frame *f)
+{
+	(void)f;
+	apic_eoi();
+}
+
+void smp_reserve(uint64_t trampoline_page, uint64_t stacks, unsigned n)
+{
+	tramp_page = trampoline_page;
+	ap_stacks = stacks;
+	ap_stack_count = n;
+}
+
+unsigned smp_this_cpu(void)
+{
+	return this_cpu()->index;
+}
+
+/* The AP's first C code, on its own stack, with the trampoline's GDT and no IDT. */
+static void __attribute__((noreturn, used)) ap_main(struct percpu *c)
+{
+	struct mailbox *m = &mbox[c->index];
+	int code;
+
+	desc_install_ap(&c->desc);
+	percpu_install(c);
+	if (bsp_osxsave)
+		write_xcr0(bsp_xcr0);
+	c->apic_id = apic_take_over();
+	__atomic_store_n(&m->alive, 1, __ATOMIC_RELEASE);
+
+	code = recover_set(&m->rp);
+	if (code) {			/* smp_ap_fatal(): the call ended with a fault */
+		c->trap_depth = 0;
+		c->probe_rp = 0;
+		c->guard_rp = 0;
+		c->guard_armed = 0;
+		m->result = SMP_EFAULT;
+		m->fn = 0;
+		__atomic_store_n(&m->done, 1, __ATOMIC_RELEASE);
+	}
+	for (;;) {
+		void (*fn)(void *);
+
+		irq_disable();
+		/* STI's one-instruction shadow: a wake-up IPI sent after the test is taken
+		 * in HLT, not lost before it. */
+		while (!(fn = __atomic_load_n(&m->fn, __ATOMIC_ACQUIRE)))
+			asm volatile("sti; hlt; cli" ::: "memory");
+		fn(m->arg);
+		irq_disable();
+		m->result = SMP_OK;
+		m->fn = 0;
+		__atomic_store_n(&m->done, 1, __ATOMIC_RELEASE);
+	}
+}
+
+void smp_ap_fatal(uint64_t vector, uint64_t rip, uint64_t error)
+{
+	unsigned i = smp_this_cpu();
+
+	smp.cpu[i].fault_vector = (unsigned)vector;
+	smp.cpu[i].fault_rip = rip;
+	smp.cpu[i].fault_error = error;
+	recover_jump(&mbox[i].rp, 1);
+	for (;;)
+		hlt();
+}
+
+static void tr_put(unsigned off, uint64_t v)
+{
+	*(volatile uint64_t *)(uintptr_t)(tramp_page + off) = v;
+}
+
+/* INIT, then two STARTUP IPIs with the trampoline's page number as the vector. */
+static void send_init_sipi(uint32_t id)
+{
+	uint32_t vector = (uint32_t)(tramp_page >> 12);
+
+	apic_send_ipi(id, APIC_ICR_DM_INIT | APIC_ICR_LEVEL_ASSERT);
+	udelay(INIT_DELAY_US);
+	for (int i = 0; i < 2; i++) {
+		apic_send_ipi(id, APIC_ICR_DM_STARTUP | APIC_ICR_LEVEL_ASSERT | vector);
+		udelay(SIPI_DELAY_US);
+	}
+}
+
+static void stop_cpu(unsigned i, enum smp_state st)
+{
+	apic_send_ipi(smp.cpu[i].apic_id, APIC_ICR_DM_INIT | APIC_ICR_LEVEL_ASSERT);
+	smp.cpu[i].state = st;
+}
+
+static bool start_one(unsigned i, unsigned slot)
+{
+	struct smp_cpu *sc = &smp.cpu[i];
+	struct mailbox *m = &mbox[i];
+	uint64_t t0, limit = tsc_from_us(SMP_START_TIMEOUT_US);
+	struct percpu *c = &percpu_table[i];
+
+	memset(c, 0, sizeof(*c));
+	c->self = c;
+	c->index = i;
+	c->apic_id = sc->apic_id;
+	memset(m, 0, sizeof(*m));
+	tr_put(SMP_TR_STACK, ap_stacks + (uint64_t)(slot + 1) * SMP_AP_STACK_SIZE);
+	tr_put(SMP_TR_ARG, (uint64_t)(uintptr_t)c);
+	tr_put(SMP_TR_ENTRY, (uint64_t)(uintptr_t)ap_main);
+
+	t0 = rdtsc();
+	send_init_sipi(sc->apic_id);
+	while (!__atomic_load_n(&m->alive, __ATOMIC_ACQUIRE) && rdtsc() - t0 < limit)
+		cpu_relax();
+	if (!m->alive) {
+		/* Stopped, so that a late start cannot run on the next CPU's trampoline data. */
+		stop_cpu(i, SMP_FAILED);
+		fmt_snprintf(sc->why, sizeof(sc->why), "no answer to INIT-SIPI-SIPI within %u ms",
+			     (unsigned)(SMP_START_TIMEOUT_US / 1000));
+		return false;
+	}
+	sc->start_us = tsc_to_us(rdtsc() - t0);
+	if (c->apic_id != sc->apic_id) {
+		stop_cpu(i, SMP_FAILED);
+		fmt_snprintf(sc->why, sizeof(sc->why), "started, but its local APIC says ID %u, "
+			     "not the MADT's %u", c->apic_id, sc->apic_id);
+		return false;
+	}
+	sc->state = SMP_IDLE;
+	return true;
+}
+
+static const char *trampoline_unusable(void)
+{
+	uint64_t size = (uint64_t)(smp_trampoline_end - smp_trampoline_start);
+
+	if (!apic.present)
+		return "no local APIC";
+	if (!tramp_page)
+		return "no free page below 1 MiB for the start-up code";
+	if (tramp_page & 0xfff || tramp_page >= SMP_TRAMPOLINE_MAX || size > 4096)
+		return "the start-up page is not a page below 0x9F000";
+	if (read_cr3() >> 32)
+		return "the page tables (CR3) lie above 4 GiB, out of the 32-bit start-up code's reach";
+	if (!ap_stacks)
+		return "no memory for the APs' stacks";
+	return NULL;
+}
+
+unsigned smp_start(const uint32_t *apic_ids, const bool *enabled, unsigned n, uint32_t bsp_id,
+		   uint64_t chosen)
+{
+	const char *why;
+	unsigned slot = 0;
+
+	memset(&smp, 0, sizeof(smp));
+	smp.ncpus = 1;
+	smp.cpu[0].apic_id = bsp_id;
+	smp.cpu[0].enabled = true;
+	smp.cpu[0].state = SMP_IDLE;
+	percpu_table[0].index = 0;
+	for (unsigned k = 0; k < n; k++) {
+		struct smp_cpu *sc;
+
+		if (apic_ids[k] == bsp_id)
+			continue;
+		if (smp.ncpus == MAX_CPUS) {
+			fmt_snprintf(smp.why, sizeof(smp.why), "the MADT lists %u CPUs; pmuboot "
+				     "knows the first %u", n, MAX_CPUS);
+			break;
+		}
+		sc = &smp.cpu[smp.ncpus++];
+		sc->apic_id = apic_ids[k];
+		sc->enabled = enabled[k];
+		sc->state = SMP_NOT_STARTED;
+		if (!enabled[k])
+			str_lcpy(sc->why, "online-capable in the MADT, not enabled", sizeof(sc->why));
+	}
+	if (smp.ncpus == 1 || !(chosen & ~1ULL))
+		return 0;
+	why = trampoline_unusable();
+	if (why) {
+		str_lcpy(smp.why, why, sizeof(smp.why));
+		for (unsigned i = 1; i < smp.ncpus; i++)
+			if (smp.cpu[i].enabled)
+				str_lcpy(smp.cpu[i].why, why, sizeof(smp.cpu[i].why));
+		return 0;
+	}
+
+	memcpy((void *)(uintptr_t)tramp_page, smp_trampoline_start,
+	       (size_t)(smp_trampoline_end - smp_trampoline_start));
+	tr_put(SMP_TR_CR4_32, read_cr4() & ~(uint64_t)(X86_CR4_PCIDE | X86_CR4_CET));
+	tr_put(SMP_TR_CR3, read_cr3());
+	tr_put(SMP_TR_EFER, rdmsr(MSR_EFER) & (EFER_LME | EFER_NX));
+	tr_put(SMP_TR_CR0, read_cr0());
+	tr_put(SMP_TR_CR4, read_cr4());
+	bsp_osxsave = read_cr4() & X86_CR4_OSXSAVE;
+	if (bsp_osxsave)
+		bsp_xcr0 = read_xcr0();
+	trap_set_handler(VECTOR_SMP_WAKE, wake_irq);
+
+	for (unsigned i = 1; i < smp.ncpus; i++) {
+		struct smp_cpu *sc = &smp.cpu[i];
+
+		if (!sc->enabled)
+			continue;
+		if (!(chosen & (1ULL << i))) {
+			sc->state = SMP_ABSENT;
+			str_lcpy(sc->why, "not chosen (cpus=)", sizeof(sc->why));
+			continue;
+		}
+		if (slot >= ap_stack_count) {
+			str_lcpy(sc->why, "no stack reserved for it", sizeof(sc->why));
+			continue;
+		}
+		if (start_one(i, slot))
+			smp.started++;
+		slot++;
+	}
+	return smp.started;
+}
+
+void smp_use_firmware(unsigned ncpus, const uint32_t *apic_ids, smp_fw_call_fn call)
+{
+	memset(&smp, 0, sizeof(smp));
+	smp.kept = true;
+	fw_call = call;
+	smp.ncpus = ncpus < MAX_CPUS ? ncpus : MAX_CPUS;
+	for (unsigned i = 0; i < smp.ncpus; i++) {
+		smp.cpu[i].apic_id = apic_ids[i];
+		smp.cpu[i].enabled = true;
+		smp.cpu[i].state = SMP_IDLE;
+	}
+	smp.started = smp.ncpus - 1;
+}
+
+static bool usable(unsigned cpu)
+{
+	return cpu < smp.ncpus && smp.cpu[cpu].state == SMP_IDLE;
+}
+
+int run_start(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	struct mailbox *m = &mbox[cpu];
+
+	if (cpu == 0 || !usable(cpu) || smp.kept)
+		return SMP_ENOCPU;
+	smp.cpu[cpu].state = SMP_BUSY;
+	smp.cpu[cpu].fault_vector = 0;
+	m->done = 0;
+	m->arg = arg;
+	__atomic_store_n(&m->fn, fn, __ATOMIC_RELEASE);
+	apic_send_ipi(smp.cpu[cpu].apic_id, APIC_ICR_DM_FIXED | APIC_ICR_LEVEL_ASSERT |
+		      VECTOR_SMP_WAKE);
+	return SMP_OK;
+}
+
+int run_wait(unsigned cpu, uint64_t timeout_us)
+{
+	struct mailbox *m = &mbox[cpu];
+	uint64_t t0 = rdtsc(), limit = tsc_from_us(timeout_us);
+
+	if (cpu == 0 || cpu >= smp.ncpus || smp.cpu[cpu].state != SMP_BUSY)
+		return SMP_ENOCPU;
+	while (!__atomic_load_n(&m->done, __ATOMIC_ACQUIRE)) {
+		if (rdtsc() - t0 >= limit) {
+			stop_cpu(cpu, SMP_LOST);
+			fmt_snprintf(smp.cpu[cpu].why, sizeof(smp.cpu[cpu].why),
+				     "a call did not end within %llu ms: stopped with INIT",
+				     (unsigned long long)(timeout_us / 1000));
+			return SMP_ETIMEOUT;
+		}
+		cpu_relax();
+	}
+	smp.cpu[cpu].state = SMP_IDLE;
+	return m->result;
+}
+
+int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	int r;
+
+	if (cpu == 0) {
+		fn(arg);
+		return SMP_OK;
+	}
+	if (smp.kept)
+		return usable(cpu) && fw_call ? fw_call(cpu, fn, arg, timeout_us) : SMP_ENOCPU;
+	r = run_start(cpu, fn, arg);
+	return r ? r : run_wait(cpu, timeout_us);
+}
+
+void smp_park_all(void)
+{
+	if (smp.kept)
+		return;
+	for (unsigned i = 1; i < smp.ncpus; i++)
+		if (smp.cpu[i].state == SMP_IDLE) {
+			stop_cpu(i, SMP_PARKED);
+			str_lcpy(smp.cpu[i].why, "parked at the end of the run", sizeof(smp.cpu[i].why));
+		}
+}
+
+const char *smp_state_name(enum smp_state s)
+{
+	switch (s) {
+	case SMP_ABSENT: return "not chosen";
+	case SMP_NOT_STARTED: return "not started";
+	case SMP_FAILED: return "failed to start";
+	case SMP_IDLE: return "running";
+	case SMP_BUSY: return "busy";
+	case SMP_LOST: return "lost";
+	case SMP_PARKED: return "parked";
+	}
+	return "?";
+}
+
+const char *smp_error_name(int e)
+{
+	switch (e) {
+	case SMP_OK: return "done";
+	case SMP_ENOCPU: return "the CPU is not running pmuboot";
+	case SMP_ETIMEOUT: return "the call did not end in time (the CPU was stopped with INIT)";
+	case SMP_EFAULT: return "an unexpected exception on the CPU ended the call";
+	}
+	return "unknown error";
+}
