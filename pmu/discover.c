@@ -27,6 +27,16 @@ void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 		if (cpu->max_leaf >= CPUID_LEAF_HYBRID)
 			p->core_type = HYBRID_CORE_TYPE(hw_cpuid(CPUID_LEAF_HYBRID, 0).eax);
 	}
+	/* Meteor Lake and later enumerate each core type's counters in leaf 23H; on Alder and
+	 * Raptor Lake leaf 0AH gives only what every core type has, which is what is used. */
+	if (cpu->vendor == VENDOR_INTEL && cpu->max_leaf >= CPUID_LEAF_ARCH_PERFMON_EXT &&
+	    (hw_cpuid(7, 1).eax & CPUID_7_1_EAX_ARCH_PERFMON_EXT) &&
+	    (hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, 0).eax & (1U << ARCH_PERFMON_EXT_COUNTER_LEAF))) {
+		struct cpuid_regs r = hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT,
+					       ARCH_PERFMON_EXT_COUNTER_LEAF);
+
+		pmu_caps_apply_counter_leaf(p, r.eax, r.ebx);
+	}
 	lbr_discover(p, cpu);
 }
 

@@ -52,6 +52,23 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 		p->num_fixed = PMU_MAX_FIXED;
 }
 
+void pmu_caps_apply_counter_leaf(struct pmu_caps *p, uint32_t gp, uint32_t fixed)
+{
+	unsigned n = 0;
+
+	if (p->version == 0)
+		return;
+	p->leaf23 = true;
+	p->num_gp_cpuid = gp ? 32 - (unsigned)__builtin_clz(gp) : 0;
+	while (n < 32 && (gp & (1U << n)))
+		n++;
+	p->num_gp = n < PMU_LEGACY_MAX_GP ? n : PMU_LEGACY_MAX_GP;
+	p->fixed_mask = fixed & ((1U << PMU_MAX_FIXED) - 1);
+	p->num_fixed = 0;
+	while (p->num_fixed < PMU_MAX_FIXED && (p->fixed_mask >> p->num_fixed))
+		p->num_fixed++;
+}
+
 void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t v)
 {
 	p->perf_caps = v;

@@ -22,6 +22,13 @@
 /* CPUID.07H.0:EDX[15] hybrid part; CPUID.1AH:EAX[31:24] native core type. */
 #define CPUID_7_EDX_HYBRID		(1U << 15)
 #define CPUID_LEAF_HYBRID		0x1a
+/* Architectural performance-monitoring extended leaf (Meteor Lake and later, where the core
+ * types' counters differ): enumerated by CPUID.(07H,1):EAX[8]; sub-leaf 0 EAX is a bitmap
+ * of the sub-leaves, sub-leaf 1 gives the GP (EAX) and fixed (EBX) counter bitmaps of the
+ * core it runs on (Linux perf/x86/intel ARCH_PERFMON_EXT_LEAF, NUM_COUNTER_LEAF). */
+#define CPUID_7_1_EAX_ARCH_PERFMON_EXT	(1U << 8)
+#define CPUID_LEAF_ARCH_PERFMON_EXT	0x23
+#define  ARCH_PERFMON_EXT_COUNTER_LEAF	1	/* sub-leaf, and its bit in sub-leaf 0 EAX */
 #define HYBRID_CORE_TYPE(eax)		(((eax) >> 24) & 0xff)
 #define HYBRID_CORE_ATOM		0x20
 #define HYBRID_CORE_CORE		0x40
@@ -106,6 +113,7 @@ struct pmu_caps {
 	bool pebs_trap, pebs_arch_reg, freeze_while_smm, full_width_write;
 	enum pmu_uarch uarch;
 	bool hybrid;
+	bool leaf23;			/* counters from CPUID leaf 23H (per core type) */
 	uint8_t core_type;		/* HYBRID_CORE_*; 0 when not hybrid */
 	bool has_smi_count;		/* MSR_SMI_COUNT exists (by microarchitecture) */
 	bool hypervisor;		/* CPUID.1:ECX[31]: a virtual PMU, if any */
@@ -147,6 +155,9 @@ extern struct pmu_caps pmu;
 
 /* Pure decode of CPUID.0AH; cpu is consulted for max_leaf and vendor. */
 void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpuid_regs leaf_a);
+/* Pure: CPUID.23H.1 counter bitmaps (this core type's) replace what leaf 0AH gave: GP
+ * counters 0.. up to the first gap (pmuboot addresses them by index), fixed ones by bitmap. */
+void pmu_caps_apply_counter_leaf(struct pmu_caps *p, uint32_t gp_bitmap, uint32_t fixed_bitmap);
 /* Pure: IA32_PERF_CAPABILITIES fields into p. */
 void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t perf_caps);
 /* Pure: microarchitecture of an Intel family/model, and names. */

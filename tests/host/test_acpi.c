@@ -111,6 +111,9 @@ static void test_full_walk(void **state)
 	assert_int_equal(info.ncpus, 2);
 	assert_int_equal(info.apic_ids[0], 0);
 	assert_int_equal(info.apic_ids[1], 300);
+	/* ID 0 enabled (in both of its entries); 300 only online-capable: listed, not started. */
+	assert_true(info.cpu_enabled[0]);
+	assert_false(info.cpu_enabled[1]);
 	assert_int_equal(info.lapic_addr, 0xfed00000ULL);
 	assert_true(info.pm_timer);
 	assert_int_equal(info.pm_timer_space, ACPI_GAS_IO);

@@ -183,6 +183,36 @@ static void test_watchdog(void **state)
 	TOK_ERR("watchdog=off", "watchdog=off: not a number");
 }
 
+static void test_cpus(void **state)
+{
+	struct options o = fresh();
+	(void)state;
+
+	assert_int_equal(o.cpus, ~0ULL);
+	assert_false(o.cpus_set);
+	TOK_OK(&o, "cpus=0");
+	assert_int_equal(o.cpus, 1);
+	assert_true(o.cpus_set);
+	TOK_OK(&o, "cpus=1-3");
+	assert_int_equal(o.cpus, 0xe);
+	TOK_OK(&o, "cpus=0,2,4-5");
+	assert_int_equal(o.cpus, 0x35);
+	TOK_OK(&o, "cpus=3-3,0x3F");
+	assert_int_equal(o.cpus, 0x8000000000000008ULL);
+	TOK_OK(&o, "cpus=all");
+	assert_int_equal(o.cpus, ~0ULL);
+	assert_false(o.cpus_set);
+
+	TOK_ERR("cpus=", "cpus=: missing value");
+	TOK_ERR("cpus=64", "cpus=64: CPU 64 out of range (0..63)");
+	TOK_ERR("cpus=1-99", "cpus=1-99: CPU 99 out of range (0..63)");
+	TOK_ERR("cpus=3-1", "cpus=3-1: range 3-1 runs backwards");
+	TOK_ERR("cpus=1,", "cpus=1,: expected all or CPU numbers and ranges, e.g. 0,2-3");
+	TOK_ERR("cpus=1-", "cpus=1-: a range needs an end, e.g. 2-3");
+	TOK_ERR("cpus=none", "cpus=none: expected all or CPU numbers and ranges, e.g. 0,2-3");
+	TOK_ERR("cpus=1;2", "cpus=1;2: expected all or CPU numbers and ranges, e.g. 0,2-3");
+}
+
 static void test_size(void **state)
 {
 	struct options o = fresh();
@@ -580,7 +610,7 @@ static void test_validate_and_on_exit(void **state)
 static void test_format(void **state)
 {
 	static const char def[] = "tests=* reps=11 size=auto serial=0x3F8,115200 on-exit=shutdown "
-				  "boot-services=exit watchdog=10000";
+				  "boot-services=exit watchdog=10000 cpus=all";
 	struct options o = fresh(), o2;
 	char buf[512], buf2[512], err[ERRLEN];
 	(void)state;
@@ -593,7 +623,7 @@ static void test_format(void **state)
 			      "cmd", err), 0);
 	options_format(&o, buf, sizeof(buf));
 	assert_string_equal(buf, "tests=icount.*,fault.ud reps=5 size=64M serial=0x2F8,9600 "
-				 "on-exit=halt boot-services=keep watchdog=500 force-pmu list icount");
+				 "on-exit=halt boot-services=keep watchdog=500 cpus=all force-pmu list icount");
 	TOK_OK(&o, "oracle");
 	TOK_OK(&o, "oracle-fault=lbr");
 	options_format(&o, buf, sizeof(buf));
@@ -604,7 +634,7 @@ static void test_format(void **state)
 	TOK_OK(&o, "boot-services=keep");
 	options_format(&o, buf, sizeof(buf));
 	assert_string_equal(buf, "tests=* reps=11 size=auto serial=0x3F8,115200 on-exit=return "
-				 "boot-services=keep watchdog=10000");
+				 "boot-services=keep watchdog=10000 cpus=all");
 
 	/* size in the largest exact unit */
 	static const struct {
@@ -624,7 +654,7 @@ static void test_format(void **state)
 	/* the output parses back to the same options */
 	o = fresh();
 	assert_int_equal(TEXT(&o, "tests=a*,b? reps=3 size=12K serial=0x2E8,38400 on-exit=reboot "
-				  "watchdog=77 list", "cmd", err), 0);
+				  "watchdog=77 cpus=0,2-5,63 list", "cmd", err), 0);
 	options_format(&o, buf, sizeof(buf));
 	o2 = fresh();
 	assert_int_equal(TEXT(&o2, buf, "cmd", err), 0);
@@ -634,6 +664,8 @@ static void test_format(void **state)
 	assert_int_equal(o2.size, 12288);
 	assert_int_equal(o2.serial_port, 0x2E8);
 	assert_int_equal(o2.serial_baud, 38400);
+	assert_non_null(strstr(buf, " cpus=0,2-5,63 "));
+	assert_int_equal(o2.cpus, 0x800000000000003DULL);
 
 	/* truncation: snprintf semantics */
 	o = fresh();
@@ -696,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_missing_values),
 		cmocka_unit_test(test_reps),
 		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_serial),
 		cmocka_unit_test(test_on_exit_boot_services),

@@ -103,6 +103,33 @@ static void test_discover_others(void **state)
 	assert_string_equal(pmu_core_type_name(p.core_type), "Atom (E-core)");
 }
 
+/* Meteor Lake and later: CPUID.23H.1 gives this core type's counters, replacing 0AH's. */
+static void test_counter_leaf_per_core_type(void **state)
+{
+	struct pmu_caps p;
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	pmu_caps_apply_counter_leaf(&p, 0xff, 0x7);	/* a P-core: 8 GP, fixed 0-2 */
+	assert_true(p.leaf23);
+	assert_int_equal(p.num_gp_cpuid, 8);
+	assert_int_equal(p.num_gp, 8);
+	assert_int_equal(p.fixed_mask, 0x7);
+	assert_int_equal(p.num_fixed, 3);
+	pmu_caps_apply_counter_leaf(&p, 0x3f, 0x9);	/* an E-core: 6 GP, fixed 0 and 3 */
+	assert_int_equal(p.num_gp, 6);
+	assert_int_equal(p.fixed_mask, 0x9);
+	assert_int_equal(p.num_fixed, 4);
+	pmu_caps_apply_counter_leaf(&p, 0x0b, 0);	/* a gap after counter 1: 0 and 1 used */
+	assert_int_equal(p.num_gp_cpuid, 4);
+	assert_int_equal(p.num_gp, 2);
+	assert_int_equal(p.num_fixed, 0);
+	boot(pmu_model_none(), &p);
+	pmu_caps_apply_counter_leaf(&p, 0xff, 0x7);	/* no architectural PMU: nothing */
+	assert_int_equal(p.num_gp, 0);
+	assert_false(p.leaf23);
+}
+
 static void test_evtsel_encoding(void **state)
 {
 	struct pmu_caps p;
@@ -806,6 +833,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_discover_skylake),
 		cmocka_unit_test(test_discover_others),
+		cmocka_unit_test(test_counter_leaf_per_core_type),
 		cmocka_unit_test(test_evtsel_encoding),
 		cmocka_unit_test(test_program_order_and_reserved_bits),
 		cmocka_unit_test(test_legacy_and_full_width_writes),
