@@ -366,9 +366,10 @@ static void validate_cpus(void)
 	unsigned n = known_cpus();
 
 	if (plat.opt.cpus_set && n < 64 && (plat.opt.cpus >> n))
-		fmt_snprintf(opt_err, sizeof(opt_err), "cpus=: no CPU %u: this machine has %u "
-			     "(0-%u; the MADT lists %u)", (unsigned)__builtin_ctzll(plat.opt.cpus >> n) + n,
-			     n, n - 1, plat.acpi.ncpus);
+		fmt_snprintf(opt_err, sizeof(opt_err), "cpus= names CPU %u, but this machine has %u "
+			     "(CPUs 0..%u; the MADT lists %u)",
+			     (unsigned)__builtin_ctzll(plat.opt.cpus >> n) + n, n, n - 1,
+			     plat.acpi.ncpus);
 }
 
 static EFI_STATUS run_kept(void)

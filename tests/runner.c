@@ -224,7 +224,8 @@ static enum guard_result run_guarded(struct check_ctx *ctx, uint32_t limit_ms,
 }
 
 /* Checks of a CPU's own PMU and health: run on every chosen CPU. */
-static const char *const per_cpu_groups[] = { "pmu", "pebs", "lbr", "bts", "system" };
+static const char *const per_cpu_groups[] = { "pmu", "pebs", "lbr", "bts", "system",
+					       "selftest" };
 
 bool runner_per_cpu(const struct check *ck)
 {
@@ -236,7 +237,7 @@ bool runner_per_cpu(const struct check *ck)
 
 /* The CPUs the per-CPU checks run on: the chosen ones that run pmuboot, BSP first. */
 static unsigned run_cpus[MAX_CPUS], nrun;
-static bool tagged;		/* several: names carry "@apicN" */
+static bool tagged;		/* several, or not the BSP: names carry "@apicN" */
 
 static void choose_cpus(const struct options *o)
 {
@@ -247,7 +248,7 @@ static void choose_cpus(const struct options *o)
 		if (running && (o->cpus & (1ULL << i)))
 			run_cpus[nrun++] = i;
 	}
-	tagged = nrun > 1;
+	tagged = nrun > 1 || (nrun == 1 && run_cpus[0] != 0);
 }
 
 static uint32_t apic_id_of(unsigned cpu)
@@ -349,7 +350,7 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 		current = NULL;
 		run_on(cpu, ap_cleanup, &ctx, 1000000);
 	} else if (r == SMP_ETIMEOUT || r == SMP_ENOCPU) {
-		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "timeout: CPU %u (APIC ID %u) %s",
+		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "timeout: CPU %u (APIC ID %u): %s",
 			     cpu, apic_id_of(cpu), smp_error_name(r));
 		ctx.status = CHECK_FAIL;
 		current = NULL;

@@ -106,7 +106,7 @@ def parse_tap(text):
         expect(plan == len(tests), "plan says %d tests, %d reported" % (plan, len(tests)))
     for i, t in enumerate(tests, 1):
         expect(t.number == i, "test %d is numbered %s" % (i, t.number))
-        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+$", t.description or ""),
+        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+(@apic\d+)?$", t.description or ""),
                "test %d has no group.name: %r" % (i, t.description))
     passed = sum(1 for t in tests if t.ok and not t.skip)
     failed = sum(1 for t in tests if not t.ok)
@@ -324,6 +324,87 @@ def want_header(key, pattern):
     return check
 
 
+PER_CPU_GROUPS = ("pmu.", "pebs.", "lbr.", "bts.", "system.", "selftest.")
+
+
+def split_apic(name):
+    """'pmu.fixed.0@apic2' -> ('pmu.fixed.0', 2); untagged names give None."""
+    m = re.match(r"^(.*)@apic(\d+)$", name)
+    return (m.group(1), int(m.group(2))) if m else (name, None)
+
+
+def check_every_cpu(tests, header, ncpus):
+    """Every CPU started and ran the same per-CPU checks, each tagged with its APIC ID, and
+    its unexpected-interrupt check passed; the rest ran once, untagged. Returns the start-up
+    times in ms."""
+    smp = header_value(header, "smp")
+    expect(re.match(r"%d CPU\(s\) known \(MADT %d\), %d AP\(s\) started" % (ncpus, ncpus, ncpus - 1),
+                    smp), "header smp: %r" % smp)
+    starts = []
+    for i in range(1, ncpus):
+        line = header_value(header, "cpu %d" % i)
+        m = re.match(r"APIC ID %d, started in ([\d.]+) ms" % i, line)
+        expect(m, "cpu %d: %r" % (i, line))
+        starts.append(float(m.group(1)))
+    by_cpu = {}
+    for t in tests:
+        base, apic = split_apic(t.description)
+        per_cpu = base.startswith(PER_CPU_GROUPS)
+        expect(per_cpu == (apic is not None), "%s: tagged %s, per-CPU %s" % (t.description, apic, per_cpu))
+        if per_cpu:
+            by_cpu.setdefault(apic, []).append(base)
+    expect(sorted(by_cpu) == list(range(ncpus)), "per-CPU checks ran on APIC IDs %s" % sorted(by_cpu))
+    for apic in range(1, ncpus):
+        expect(by_cpu[apic] == by_cpu[0], "APIC %d ran other checks than APIC 0" % apic)
+    ok = {t.description for t in tests if t.ok and not t.skip}
+    for apic in range(ncpus):
+        expect("system.unexpected_interrupts@apic%d" % apic in ok,
+               "system.unexpected_interrupts@apic%d did not pass" % apic)
+    return starts
+
+
+def case_smp4(wd):
+    r = run(["--smp", "4"], wd, "smp4")
+    tests, summary, header, text = clean_run(r)
+    starts = check_every_cpu(tests, header, 4)
+    return "%s; APs started in %s ms; %.1f s" % (summary, "/".join("%.1f" % x for x in starts),
+                                                  r["seconds"])
+
+
+def case_smp_absent_cpus(wd):
+    # maxcpus: QEMU lists the absent CPUs in no usable form: nothing is sent to them.
+    r = run(["--smp", "2,maxcpus=4", "--", "tests=system.*"], wd, "smp_absent")
+    tests, summary, header, text = clean_run(r)
+    check_every_cpu(tests, header, 2)
+    return "%s in %.1f s" % (summary, r["seconds"])
+
+
+def case_smp_selftests(wd):
+    """On CPU 2 alone: a failing, a hung, a faulting and an interrupts-off check each
+    reported, the run going on to the end."""
+    r = run(["--smp", "4", "--", "cpus=2", "tests=selftest.*,system.*", "watchdog=300"], wd,
+            "smp_selftests")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (checks failed)" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(summary == (0, 4, 1), "want 0 passed 4 failed 1 skipped, got %s" % (summary,))
+    expect(re.search(r"^# cpu 1: APIC ID 1, not chosen", text, re.M), "CPU 1 was started")
+    want = {
+        "selftest.fail@apic2": r"measured=1 expected=2",
+        "selftest.hang@apic2": r"timeout: the watchdog stopped the check after \d+ ms \(limit 200 ms\)",
+        "selftest.fault@apic2": r"fatal: unexpected exception #UD .* on CPU 2 \(APIC ID 2\); the CPU goes on",
+        "selftest.hang_irqs_off@apic2": r"timeout: CPU 2 \(APIC ID 2\): the call did not end in time",
+    }
+    for name, pat in want.items():
+        line = result_line(text, name)
+        expect(line.startswith("not ok") and re.search(pat, line), "%s: %r" % (name, line))
+    expect(re.search(r"^# CPU 2 \(APIC ID 2\): unexpected exception #UD", text, re.M),
+           "no register report from CPU 2")
+    # The CPU lost with interrupts off is stopped: what ran after it on CPU 2 says so.
+    line = result_line(text, "system.unexpected_interrupts@apic2")
+    expect(re.search(r"# SKIP CPU 2 \(APIC ID 2\) was lost at selftest.hang_irqs_off", line), line)
+    return "4 failures reported on CPU 2, %.1f s" % r["seconds"]
+
+
 def case_options_echo(wd):
     r = run(["--", "reps=3", "size=8M", "watchdog=5000", "tests=cpuid.*,fault.*"], wd, "options_echo")
     tests, summary, header, text = clean_run(r)
@@ -451,28 +532,31 @@ def case_vpmu_off_like_debian(wd):
     return "%d results as on Debian's binary" % len(ta)
 
 
-def vpmu_model(label, cpu, allowed, version):
+def vpmu_model(label, cpu, allowed, version, smp=1):
     """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
-    a reason this model explains (allowed: (check regex, reason regex) pairs)."""
+    a reason this model explains (allowed: (check regex, reason regex) pairs). With smp > 1
+    on every CPU, each with its own emulated PMU."""
     def case(wd):
-        r = run(["--vpmu", "--cpu", cpu, "--timeout", "900", "--", "bts"], wd, "vpmu_" + label,
-                timeout=900)
+        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--", "bts"],
+                wd, "vpmu_" + label, timeout=900)
         tests, summary, header, text = clean_run(r, "vpmu " + cpu)
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
+        if smp > 1:
+            check_every_cpu(tests, header, smp)
         bad = []
         for t in tests:
-            n = t.description
+            n = split_apic(t.description)[0]
             if not t.skip or not n.startswith(COUNTER_GROUPS):
                 continue
             why = skip_reason(t)
             if not any(re.match(cn, n) and re.search(rs, why) for cn, rs in allowed):
-                bad.append("%s: %s" % (n, why))
+                bad.append("%s: %s" % (t.description, why))
         expect(not bad, "counter checks skipped without a reason this model explains:\n%s"
                % "\n".join(bad))
         ran = sum(1 for t in tests if not t.skip and t.description.startswith(COUNTER_GROUPS))
-        return "%s; %d counter, model, PEBS, LBR and BTS checks ran in %.1f s" % (
-            summary, ran, r["seconds"])
+        return "%s; %d counter, model, PEBS, LBR and BTS checks ran%s in %.1f s" % (
+            summary, ran, " on %d CPUs" % smp if smp > 1 else "", r["seconds"])
     return case
 
 
@@ -657,7 +741,11 @@ CASES = [
     ("an unexpected fault ends the run with a register dump", case_selftest_fault),
     ("list prints every check", case_list),
     ("effective options are echoed and honoured", case_options_echo),
-    ("-smp 2", boot_variant(["--smp", "2"], want_header("acpi", r"\b2 CPUs in MADT"))),
+    ("-smp 4: every CPU started, per-CPU checks on each, tagged @apicN", case_smp4),
+    ("-smp 2,maxcpus=4: absent CPUs are not started", case_smp_absent_cpus),
+    ("cpus=2: fail, hang, fault and interrupts-off hang on an AP are reported, the run goes on", case_smp_selftests),
+    ("bad option: cpus= beyond the machine", bad_option("cpus=0-3", "cpus= names CPU 1, but this machine has 1")),
+    ("bad option: cpus= range backwards", bad_option("cpus=3-1", "cpus=3-1: range 3-1 runs backwards")),
     ("-m 128", boot_variant(["--mem", "128"], want_header("memory", r"usable"))),
     ("-cpu qemu64", boot_variant(["--cpu", "qemu64"], want_header("cpu", r"AuthenticAMD"))),
     ("-cpu EPYC", boot_variant(["--cpu", "EPYC"], want_header("cpu", r"AuthenticAMD.*family 0x17"))),
@@ -672,6 +760,9 @@ CASES = [
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
      for label, cpu, v, allowed in VPMU_MODELS] + [
+    ("vpmu skylake -smp 4: every counter check passes on every CPU",
+     vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
+] + [
     ("vpmu erratum %s: the run fails where it should" % name, vpmu_erratum(name, must, allowed))
     for name, must, allowed in ERRATA]
 
