@@ -38,9 +38,23 @@ size_t con_dropped(void)
 	return cap_dropped;
 }
 
+/* Several CPUs may print (each whole line in one con_write): a spin lock, bounded so that a
+ * CPU that faulted while holding it cannot stop the others' reports for good. */
+static volatile int con_lock;
+#define CON_LOCK_SPINS	50000000u
+
 void con_write(const char *s)
 {
 	size_t n = str_len(s);
+	bool locked = false;
+
+	for (unsigned i = 0; i < CON_LOCK_SPINS; i++) {
+		if (!__atomic_exchange_n(&con_lock, 1, __ATOMIC_ACQUIRE)) {
+			locked = true;
+			break;
+		}
+		__builtin_ia32_pause();
+	}
 
 	if (!mirrored)
 		serial_write(s, n);
@@ -54,6 +68,8 @@ void con_write(const char *s)
 		cap_len += take;
 		cap_dropped += n - take;
 	}
+	if (locked)
+		__atomic_store_n(&con_lock, 0, __ATOMIC_RELEASE);
 }
 
 void con_printf(const char *fmt, ...)

@@ -95,6 +95,11 @@ enum check_status check_bts_circular(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);
+/* tests/check_xcore.c: cross-core kernels on the BSP and a second CPU */
+enum check_status check_xcore_pingpong(struct check_ctx *c);
+enum check_status check_xcore_producer_consumer(struct check_ctx *c);
+enum check_status check_xcore_false_sharing(struct check_ctx *c);
+
 /* tests/check_selftest.c: fail, hang or fault by design; manual */
 enum check_status check_selftest_fail(struct check_ctx *c);
 enum check_status check_selftest_hang(struct check_ctx *c);

@@ -3,6 +3,7 @@
 #include "tests/measure.h"
 #include "pmu/counter.h"
 #include "pmu/frame.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/user.h"
 #include "arch/x86/io.h"
@@ -12,7 +13,8 @@
 #include "lib/string.h"
 #include "lib/oracle_tag.h"
 
-static unsigned regions_used;
+volatile bool measure_concurrent;
+static unsigned regions_used[MAX_CPUS];	/* per CPU, as the oracle numbers them */
 
 void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, unsigned slot,
 		    struct exec_counts *c)
@@ -59,39 +61,42 @@ static void print_prediction(enum frame_kind f, const struct kernel_desc *k, uin
 {
 	struct branch_rec lbr[LBR_DEPTH];
 	unsigned nl = exec_lbr(c, lbr);
-	char b[160];
+	char b[1536];
+	size_t len;
 
-	fmt_snprintf(b, sizeof(b), "# oracle: region id=%u seq=%u kernel=%s n=%llu frame=%s tsc=%llu",
-		     r->id, r->seq, k->name, (unsigned long long)n, f == FRAME_PMU ? "pmu" : "tsc",
-		     (unsigned long long)r->tsc);
-	con_write(b);
-	fmt_snprintf(b, sizeof(b), " insns=%llu cond_taken=%llu cond_not_taken=%llu jumps=%llu "
-		     "calls=%llu rets=%llu far=%llu",
+	/* One line, one con_write: another CPU may print at the same time. */
+	fmt_snprintf(b, sizeof(b), "# oracle: region id=%u seq=%u vcpu=%u kernel=%s n=%llu "
+		     "frame=%s tsc=%llu insns=%llu cond_taken=%llu cond_not_taken=%llu jumps=%llu "
+		     "calls=%llu rets=%llu far=%llu loads=%llu stores=%llu lines=%llu pages=%llu "
+		     "lbr=", r->id, r->seq, r->vcpu, k->name, (unsigned long long)n,
+		     f == FRAME_PMU ? "pmu" : "tsc", (unsigned long long)r->tsc,
 		     (unsigned long long)c->insns, (unsigned long long)c->cond_taken,
 		     (unsigned long long)c->cond_not_taken, (unsigned long long)c->jumps,
 		     (unsigned long long)c->calls, (unsigned long long)c->rets,
-		     (unsigned long long)c->far);
-	con_write(b);
-	fmt_snprintf(b, sizeof(b), " loads=%llu stores=%llu lines=%llu pages=%llu lbr=",
-		     (unsigned long long)c->loads, (unsigned long long)c->stores,
-		     (unsigned long long)c->lines, (unsigned long long)c->pages);
-	con_write(b);
+		     (unsigned long long)c->far, (unsigned long long)c->loads,
+		     (unsigned long long)c->stores, (unsigned long long)c->lines,
+		     (unsigned long long)c->pages);
 	for (unsigned i = 0; i < nl; i++) {
-		fmt_snprintf(b, sizeof(b), "%s%llx:%llx", i ? "," : "",
+		len = str_len(b);
+		fmt_snprintf(b + len, sizeof(b) - len, "%s%llx:%llx", i ? "," : "",
 			     (unsigned long long)lbr[i].from, (unsigned long long)lbr[i].to);
-		con_write(b);
 	}
-	con_write("\n");
+	len = str_len(b);
+	fmt_snprintf(b + len, sizeof(b) - len, "%s\n", measure_concurrent ? " concurrent=1" : "");
+	con_write(b);
 }
 
 static struct region next_region(void)
 {
 	struct region r;
+	struct percpu *c = this_cpu();
+	unsigned *used = &regions_used[c->index % MAX_CPUS];
 
-	r.id = regions_used % ORACLE_MAX_REGIONS;
-	r.seq = regions_used / ORACLE_MAX_REGIONS;
+	r.id = *used % ORACLE_MAX_REGIONS;
+	r.seq = *used / ORACLE_MAX_REGIONS;
+	r.vcpu = c->apic_id;
 	r.tsc = 0;
-	regions_used++;
+	(*used)++;
 	return r;
 }
 
@@ -159,7 +164,7 @@ struct region measure_kernel_msr(const struct kernel_desc *k, uint64_t n, void *
 struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
 					  uint64_t enable)
 {
-	struct region r = { 0, 0, 0 };
+	struct region r = { 0, 0, 0, 0 };
 	char ignored[PMU_ERR_LEN];
 	uint64_t flags = irq_save();
 	uint64_t t0 = rdtsc();
@@ -175,8 +180,8 @@ struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t 
 void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches)
 {
 	if (plat.opt.oracle)
-		con_printf("# oracle: pmu id=%u seq=%u insns=%llu branches=%llu\n", r->id, r->seq,
-			   (unsigned long long)insns, (unsigned long long)branches);
+		con_printf("# oracle: pmu id=%u seq=%u vcpu=%u insns=%llu branches=%llu\n", r->id,
+			   r->seq, r->vcpu, (unsigned long long)insns, (unsigned long long)branches);
 }
 
 void oracle_announce(void)

@@ -15,7 +15,9 @@ enum frame_kind {
 
 struct region {
 	unsigned id;		/* frame slot = oracle region id */
-	unsigned seq;		/* how many times that id was used before */
+	unsigned seq;		/* how many times that id was used before on this CPU */
+	unsigned vcpu;		/* APIC ID of the CPU that ran it (QEMU's vCPU index under
+				 * -smp N, which the oracle reports) */
 	uint64_t tsc;		/* TSC delta across the frame (FRAME_TSC), or across the
 				 * call of the PMU frame (FRAME_PMU) */
 };
@@ -26,6 +28,11 @@ struct region {
  * "# oracle: region ..." line after the measurement.
  */
 struct region measure_kernel(const struct kernel_desc *k, uint64_t n, void *arg);
+
+/* Set while regions run on two CPUs at once (cross-core kernels): their predictions say
+ * concurrent=1, and the oracle does not hold their TSC to the frame overhead (under
+ * -icount every vCPU's instructions advance the clock). */
+extern volatile bool measure_concurrent;
 
 /*
  * Runs k->fn(n, arg) once in the next PMU frame slot with GLOBAL_CTRL = enable during it,

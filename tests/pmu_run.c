@@ -77,6 +77,7 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 		res->tsc = r.tsc;
 		res->region_id = r.id;
 		res->region_seq = r.seq;
+		res->region_vcpu = r.vcpu;
 	}
 	for (unsigned i = 0; i < ncfg; i++) {
 		const struct ctr_cfg *c = &cfg[i];
@@ -192,7 +193,7 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 	}
 	*insns = res.delta[0];
 	*branches = res.delta[1];
-	r = (struct region){ res.region_id, res.region_seq, res.tsc };
+	r = (struct region){ res.region_id, res.region_seq, res.region_vcpu, res.tsc };
 	measure_note_pmu(&r, *insns, *branches);
 	return 0;
 }

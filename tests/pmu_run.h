@@ -27,7 +27,7 @@ struct pmu_result {
 	uint64_t tsc;			/* TSC across the frame call */
 	uint64_t smis;			/* SMIs during the run (MSR_SMI_COUNT; 0 where the model
 					 * has no such register) */
-	unsigned region_id, region_seq;	/* the frame slot (oracle region) it ran in */
+	unsigned region_id, region_seq, region_vcpu;	/* the frame slot (oracle region) it ran in */
 };
 
 /* How runs are made; NULL means the defaults (one repetition, nothing before a run). */

@@ -37,7 +37,7 @@ static struct {
 struct region measure_kernel_pmu(const struct kernel_desc *k, uint64_t n, void *arg,
 				 uint64_t enable)
 {
-	struct region r = { 0, 0, 0 };
+	struct region r = { 0, 0, 0, 0 };
 
 	(void)arg;
 	assert_int_equal(hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, enable), 0);

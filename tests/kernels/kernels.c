@@ -444,3 +444,119 @@ const struct kernel_desc kernel_branch_mix_desc = {
 	.name = "branch_mix", .fn = kernel_branch_mix, .predict = predict_branch_mix,
 	.insns_per_iter = 8,
 };
+
+/* --- xcore.S ------------------------------------------------------------------------ */
+
+#define XCORE_SYMS(k) extern char k##_tail_top[], k##_tail_jnz[], k##_ret[]
+XCORE_SYMS(kernel_pingpong);
+XCORE_SYMS(kernel_produce);
+XCORE_SYMS(kernel_consume);
+XCORE_SYMS(kernel_false_share);
+void kernel_pingpong(uint64_t n, void *arg);
+void kernel_produce(uint64_t n, void *arg);
+void kernel_consume(uint64_t n, void *arg);
+void kernel_false_share(uint64_t n, void *arg);
+
+/* The common tail: 66 instructions, 31 taken back edges and the RET, which are the last 32
+ * taken branches whatever came before. */
+static void xcore_tail(const char *top, const char *jnz, const char *ret, uint64_t ret_to,
+		       struct exec_counts *c)
+{
+	c->insns += 66;
+	c->cond_taken += 31;
+	c->cond_not_taken += 1;
+	c->rets += 1;
+	c->loads += 1;
+	for (unsigned i = 0; i < 31; i++)
+		exec_taken(c, addr(jnz), addr(top), LBR_KIND_JCC);
+	exec_taken(c, addr(ret), ret_to, LBR_KIND_RET);
+}
+
+/* Distinct lines and pages of the side's argument and of `bytes` from `shared`. */
+static void xcore_footprint(const struct xcore_arg *a, uint64_t bytes, struct exec_counts *c)
+{
+	uint64_t s = addr((const void *)a->shared), e = s + bytes, arg = addr(a);
+	bool arg_line_apart = (arg >> 6) < (s >> 6) || (arg >> 6) > ((e - 1) >> 6);
+	bool arg_page_apart = (arg >> 12) < (s >> 12) || (arg >> 12) > ((e - 1) >> 12);
+
+	c->lines += ((e - 1) >> 6) - (s >> 6) + 1 + arg_line_apart;
+	c->pages += pages_spanned(s, bytes) + arg_page_apart;
+}
+
+static void predict_pingpong(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	const struct xcore_arg *a = arg;
+	uint64_t s = a->spins;
+
+	c->insns += 3 + 7 * n + 7 * s + 1;
+	c->cond_taken += n + (n - 1);
+	c->cond_not_taken += 2 * s + 1;
+	c->jumps += s;
+	c->loads += 2 + n + 2 * s;
+	c->stores += n + 1;
+	xcore_footprint(a, 8, c);
+	xcore_tail(kernel_pingpong_tail_top, kernel_pingpong_tail_jnz, kernel_pingpong_ret,
+		   ret_to, c);
+}
+
+static void predict_produce(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	const struct xcore_arg *a = arg;
+
+	c->insns += 2 + 5 * n;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->loads += 1;
+	c->stores += n;
+	xcore_footprint(a, 64 * n - 56, c);	/* word 0 of each of n lines */
+	xcore_tail(kernel_produce_tail_top, kernel_produce_tail_jnz, kernel_produce_ret,
+		   ret_to, c);
+}
+
+static void predict_consume(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	const struct xcore_arg *a = arg;
+	uint64_t s = a->spins;
+
+	c->insns += 4 + 7 * n + 7 * s + 2;
+	c->cond_taken += n + (n - 1);
+	c->cond_not_taken += 2 * s + 1;
+	c->jumps += s;
+	c->loads += 1 + 2 * n + 2 * s;
+	c->stores += 2;
+	xcore_footprint(a, 64 * n - 56, c);
+	xcore_tail(kernel_consume_tail_top, kernel_consume_tail_jnz, kernel_consume_ret,
+		   ret_to, c);
+}
+
+static void predict_false_share(uint64_t n, const void *arg, uint64_t ret_to,
+				struct exec_counts *c)
+{
+	const struct xcore_arg *a = arg;
+
+	c->insns += 1 + 3 * n;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->loads += 1 + n;
+	c->stores += n;
+	xcore_footprint(a, 8, c);
+	xcore_tail(kernel_false_share_tail_top, kernel_false_share_tail_jnz,
+		   kernel_false_share_ret, ret_to, c);
+}
+
+const struct kernel_desc kernel_pingpong_desc = {
+	.name = "pingpong", .fn = kernel_pingpong, .predict = predict_pingpong,
+	.insns_per_iter = 7,
+};
+const struct kernel_desc kernel_produce_desc = {
+	.name = "produce", .fn = kernel_produce, .predict = predict_produce,
+	.insns_per_iter = 5,
+};
+const struct kernel_desc kernel_consume_desc = {
+	.name = "consume", .fn = kernel_consume, .predict = predict_consume,
+	.insns_per_iter = 7,
+};
+const struct kernel_desc kernel_false_share_desc = {
+	.name = "false_share", .fn = kernel_false_share, .predict = predict_false_share,
+	.insns_per_iter = 3,
+};

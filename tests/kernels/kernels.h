@@ -69,6 +69,22 @@ extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
 extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
 
+/* xcore.S: cross-core kernels, one side per CPU, both at once (see xcore.S). */
+extern const struct kernel_desc kernel_pingpong_desc;
+extern const struct kernel_desc kernel_produce_desc;
+extern const struct kernel_desc kernel_consume_desc;
+extern const struct kernel_desc kernel_false_share_desc;
+
+/* Each side's argument (the layout xcore.S reads), in a line of its own. */
+struct xcore_arg {
+	volatile uint64_t *shared;	/* ping-pong line, producer/consumer lines, or counter */
+	uint64_t role;			/* ping-pong: 0 or 1 */
+	uint64_t spins;			/* out: turns of the wait loop */
+	uint64_t sum;			/* out: the consumer's sum */
+	uint64_t spin_limit;		/* a wait gives up here (the other CPU has stopped) */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct xcore_arg) == 64, "xcore.S: one line per side");
+
 /* kernel_regs_loop and its labels, for placing a PEBS record's IP. */
 void kernel_regs_loop(uint64_t n, void *arg);
 extern char kernel_regs_loop_top[], kernel_regs_loop_i1[], kernel_regs_loop_i2[],

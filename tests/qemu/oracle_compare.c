@@ -31,6 +31,8 @@ struct region {
 	unsigned id, seq, vcpu;
 	char kernel[64];
 	bool pmu_frame;		/* frame=pmu: no TSC inside the frame */
+	bool concurrent;	/* concurrent=1: another CPU ran at the same time (under -icount
+				 * its instructions advance this CPU's TSC too) */
 	uint64_t n, tsc;
 	uint64_t v[NFIELDS];
 	char *lbr;
@@ -82,8 +84,10 @@ static bool parse_region(const char *line, struct region *r, bool prediction)
 	const char *v;
 
 	memset(r, 0, sizeof(*r));
+	/* The firmware names the CPU by APIC ID, which is QEMU's vCPU index under -smp N
+	 * (older logs without it ran on vCPU 0). */
 	if (!get_u64(line, "id", &id) || !get_u64(line, "seq", &seq) ||
-	    (!prediction && !get_u64(line, "vcpu", &vcpu)))
+	    (!get_u64(line, "vcpu", &vcpu) && !prediction))
 		return false;
 	r->id = (unsigned)id;
 	r->seq = (unsigned)seq;
@@ -97,6 +101,8 @@ static bool parse_region(const char *line, struct region *r, bool prediction)
 		memcpy(r->kernel, v, len);
 		v = value_of(line, "frame", &len);
 		r->pmu_frame = v && len == 3 && !memcmp(v, "pmu", 3);
+		v = value_of(line, "concurrent", &len);
+		r->concurrent = v && len == 1 && *v == '1';
 	}
 	for (size_t f = 0; f < NFIELDS; f++)
 		if (!get_u64(line, fields[f], &r->v[f]))
@@ -197,9 +203,10 @@ int main(int argc, char **argv)
 			}
 			npred++;
 		} else if (!strncmp(p, "pmu ", 4)) {
-			uint64_t id, seq, in, br;
+			uint64_t id, seq, in, br, vcpu = 0;
 			struct region *r = NULL;
 
+			get_u64(p, "vcpu", &vcpu);
 			if (!get_u64(p, "id", &id) || !get_u64(p, "seq", &seq) ||
 			    !get_u64(p, "insns", &in) || !get_u64(p, "branches", &br)) {
 				printf("BAD pmu line: %s", line);
@@ -207,7 +214,7 @@ int main(int argc, char **argv)
 				continue;
 			}
 			for (size_t i = npred; i-- > 0 && !r;)
-				if (pred[i].id == id && pred[i].seq == seq)
+				if (pred[i].id == id && pred[i].seq == seq && pred[i].vcpu == vcpu)
 					r = &pred[i];
 			if (!r) {
 				printf("BAD pmu line for a region never predicted: %s", line);
@@ -263,7 +270,7 @@ int main(int argc, char **argv)
 
 		for (size_t k = 0; k < nobs && !o; k++)
 			if (!obs[k].matched && obs[k].id == p->id && obs[k].seq == p->seq &&
-			    obs[k].vcpu == 0)
+			    obs[k].vcpu == p->vcpu)
 				o = &obs[k];
 		if (!o) {
 			printf("MISSING kernel=%s n=%" PRIu64 " region=%u seq=%u: predicted, never "
@@ -296,7 +303,7 @@ int main(int argc, char **argv)
 				mismatches++;
 			}
 		}
-		if (icount && overhead >= 0 && !p->pmu_frame && p->tsc != o->v[0] + (uint64_t)overhead) {
+		if (icount && overhead >= 0 && !p->pmu_frame && !p->concurrent && p->tsc != o->v[0] + (uint64_t)overhead) {
 			printf("MISMATCH kernel=%s n=%" PRIu64 " region=%u seq=%u: frame overhead "
 			       "predicted=%ld observed=%" PRId64 " (tsc %" PRIu64 " - insns %" PRIu64 ")\n",
 			       p->kernel, p->n, p->id, p->seq, overhead,
