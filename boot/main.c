@@ -209,13 +209,16 @@ static void start_cpus(void)
 	pmu_cpus[0].boot = pmu_boot_state;
 	pmu_cpus[0].probed = true;
 	if (plat.boot_services_kept) {
-		smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, 0, apic.id, 1);
-		str_lcpy(smp.why, "boot services kept: the other CPUs stay the firmware's",
-			 sizeof(smp.why));
-		return;
-	}
-	smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, plat.acpi.ncpus < ACPI_MAX_CPUS ?
+		char why[96];
+
+		if (uefi_mp_services(plat.opt.cpus, why, sizeof(why))) {
+			smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, 0, apic.id, 1);
+			str_lcpy(smp.why, why, sizeof(smp.why));
+		}
+	} else {
+		smp_start(plat.acpi.apic_ids, plat.acpi.cpu_enabled, plat.acpi.ncpus < ACPI_MAX_CPUS ?
 		  plat.acpi.ncpus : ACPI_MAX_CPUS, apic.id, plat.opt.cpus);
+	}
 	for (unsigned i = 1; i < smp.ncpus; i++)
 		if (smp.cpu[i].state == SMP_IDLE &&
 		    run_on(i, pmu_cpu_probe, &pmu_cpus[i], 1000000) != SMP_OK)
@@ -356,7 +359,7 @@ static void reserve_smp(void)
 
 	if (n < 2 || !(plat.opt.cpus & ~1ULL))
 		return;
-	smp_reserve(uefi_alloc_pages_below(4096, SMP_TRAMPOLINE_MAX - 1),
+	smp_reserve(plat.boot_services_kept ? 0 : uefi_alloc_pages_below(4096, SMP_TRAMPOLINE_MAX - 1),
 		    uefi_alloc_pages((uint64_t)(n - 1) * SMP_AP_STACK_SIZE), n - 1);
 }
 
@@ -476,10 +479,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (opt_err[0])
 		return usage_exit();
 	stack_base = uefi_alloc_pages(STACK_SIZE);
-	if (!plat.boot_services_kept) {
+	if (!plat.boot_services_kept)
 		reserve_user_mode();
-		reserve_smp();
-	}
+	reserve_smp();
 	if (!stack_base && !plat.boot_services_kept) {
 		str_lcpy(opt_err, "cannot allocate the run's stack", sizeof(opt_err));
 		return usage_exit();

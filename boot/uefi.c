@@ -3,6 +3,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "arch/x86/smp.h"
 #include "boot/uefi.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
@@ -396,4 +397,102 @@ void uefi_reset(enum uefi_reset type, uint64_t status)
 	uefi_call_wrapper(RT->ResetSystem, 4,
 			  type == UEFI_RESET_SHUTDOWN ? EfiResetShutdown : EfiResetCold,
 			  (EFI_STATUS)status, 0, NULL);
+}
+
+/* --- EFI_MP_SERVICES_PROTOCOL (UEFI PI specification Vol. 2, 13.4): GNU-EFI lacks it --- */
+
+#define MP_SERVICES_GUID \
+	{ 0x3fdda605, 0xa76e, 0x4f46, { 0xad, 0x29, 0x12, 0xf4, 0x53, 0x1b, 0x3d, 0x08 } }
+#define MP_STATUS_BSP		(1U << 0)	/* PROCESSOR_AS_BSP_BIT */
+#define MP_STATUS_ENABLED	(1U << 1)	/* PROCESSOR_ENABLED_BIT */
+#define MP_STATUS_HEALTHY	(1U << 2)	/* PROCESSOR_HEALTH_STATUS_BIT */
+
+struct mp_processor_info {
+	UINT64 ProcessorId;			/* the APIC ID */
+	UINT32 StatusFlag;
+	UINT32 Package, Core, Thread;		/* EFI_CPU_PHYSICAL_LOCATION */
+	UINT8 extended[64];			/* PI 1.7 ExtendedInformation, and room */
+};
+
+typedef VOID (EFIAPI *mp_procedure)(VOID *arg);
+
+struct mp_services {
+	EFI_STATUS (EFIAPI *GetNumberOfProcessors)(struct mp_services *self, UINTN *n,
+						  UINTN *enabled);
+	EFI_STATUS (EFIAPI *GetProcessorInfo)(struct mp_services *self, UINTN cpu,
+					     struct mp_processor_info *info);
+	EFI_STATUS (EFIAPI *StartupAllAPs)(struct mp_services *self, mp_procedure fn,
+					  BOOLEAN single, EFI_EVENT wait, UINTN timeout_us,
+					  VOID *arg, UINTN **failed);
+	EFI_STATUS (EFIAPI *StartupThisAP)(struct mp_services *self, mp_procedure fn, UINTN cpu,
+					  EFI_EVENT wait, UINTN timeout_us, VOID *arg,
+					  BOOLEAN *finished);
+	VOID *SwitchBSP, *EnableDisableAP, *WhoAmI;
+};
+
+static struct mp_services *mp;
+static UINTN mp_number[MAX_CPUS];	/* pmuboot's CPU i is the protocol's mp_number[i] */
+
+struct mp_job {
+	unsigned cpu;
+	void (*fn)(void *);
+	void *arg;
+	int result;
+};
+
+static VOID EFIAPI mp_proc(VOID *p)
+{
+	struct mp_job *j = p;
+
+	j->result = smp_fw_ap_run(j->cpu, j->fn, j->arg);
+}
+
+static int mp_call(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	struct mp_job j = { cpu, fn, arg, SMP_EFAULT };
+	EFI_STATUS st;
+
+	if (!mp || cpu == 0 || cpu >= MAX_CPUS)
+		return SMP_ENOCPU;
+	st = mp->StartupThisAP(mp, mp_proc, mp_number[cpu], NULL, (UINTN)timeout_us, &j, NULL);
+	if (st == EFI_TIMEOUT)
+		return SMP_ETIMEOUT;	/* the firmware has reset that AP */
+	if (EFI_ERROR(st))
+		return SMP_ENOCPU;
+	return j.result;
+}
+
+int uefi_mp_services(uint64_t chosen, char *why, size_t whylen)
+{
+	EFI_GUID guid = MP_SERVICES_GUID;
+	uint32_t ids[MAX_CPUS];
+	UINTN n = 0, enabled = 0;
+	unsigned k = 1;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &guid, NULL, (VOID **)&mp)) || !mp) {
+		mp = NULL;
+		str_lcpy(why, "the firmware has no EFI_MP_SERVICES_PROTOCOL", whylen);
+		return -1;
+	}
+	if (EFI_ERROR(mp->GetNumberOfProcessors(mp, &n, &enabled))) {
+		str_lcpy(why, "EFI_MP_SERVICES_PROTOCOL.GetNumberOfProcessors failed", whylen);
+		return -1;
+	}
+	for (UINTN i = 0; i < n; i++) {
+		struct mp_processor_info info;
+
+		memset(&info, 0, sizeof(info));
+		if (EFI_ERROR(mp->GetProcessorInfo(mp, i, &info)))
+			continue;
+		if (info.StatusFlag & MP_STATUS_BSP) {
+			ids[0] = (uint32_t)info.ProcessorId;
+			mp_number[0] = i;
+		} else if ((info.StatusFlag & MP_STATUS_ENABLED) &&
+			   (info.StatusFlag & MP_STATUS_HEALTHY) && k < MAX_CPUS) {
+			ids[k] = (uint32_t)info.ProcessorId;
+			mp_number[k++] = i;
+		}
+	}
+	smp_use_firmware(k, ids, chosen, mp_call);
+	return 0;
 }

@@ -63,4 +63,10 @@ void uefi_restore_tpl(void);
 enum uefi_reset { UEFI_RESET_COLD, UEFI_RESET_SHUTDOWN };
 void uefi_reset(enum uefi_reset type, uint64_t status);
 
+/*
+ * Boot services kept: the other CPUs through EFI_MP_SERVICES_PROTOCOL (smp_use_firmware(),
+ * run_on() then calls StartupThisAP in blocking mode). 0, or -1 with why filled in.
+ */
+int uefi_mp_services(uint64_t chosen, char *why, size_t whylen);
+
 #endif /* BOOT_UEFI_H */

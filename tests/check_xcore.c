@@ -68,13 +68,16 @@ static const char *no_hitm_count(void)
 /* The other CPU: the first chosen AP that runs pmuboot. */
 static int partner(const char **why)
 {
+	if (smp.kept) {
+		*why = "boot services kept: the firmware's MP services run one blocking call at a "
+		       "time, not two sides at once";
+		return -1;
+	}
 	for (unsigned i = 1; i < smp.ncpus; i++)
 		if (smp.cpu[i].state == SMP_IDLE && (plat.opt.cpus & (1ULL << i)))
 			return (int)i;
 	if (smp.ncpus <= 1)
 		*why = "needs a second CPU: the MADT lists one";
-	else if (smp.kept)
-		*why = "needs a second CPU: boot services kept, the others stay the firmware's";
 	else if (smp.why[0])
 		*why = smp.why;
 	else

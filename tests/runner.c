@@ -292,6 +292,12 @@ static void ap_run_check(void *arg)
 {
 	struct ap_job *j = arg;
 
+	/* Through the firmware's MP services an AP may be re-initialised between calls (a
+	 * wake-up by INIT-SIPI-SIPI puts GLOBAL_CTRL back to its reset value, every counter
+	 * enabled): each call starts from a stopped PMU, as checks on the BSP do. */
+	if (smp.kept)
+		pmu_reset(&pmu);
+
 	j->g = run_guarded(j->ctx, j->limit_ms, &j->elapsed_us);
 }
 
@@ -329,8 +335,8 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 	ctx.status = CHECK_FAIL;
 	str_lcpy(ctx.detail, "check returned no result", sizeof(ctx.detail));
 	if (lost_at) {
-		check_skip(&ctx, "CPU %u (APIC ID %u) was lost at %s: stopped with INIT", cpu,
-			   apic_id_of(cpu), lost_at);
+		check_skip(&ctx, "CPU %u (APIC ID %u) was lost at %s (%s)", cpu, apic_id_of(cpu),
+			   lost_at, smp.cpu[cpu].why);
 		report(&ctx);
 		return false;
 	}

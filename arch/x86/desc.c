@@ -161,6 +161,21 @@ void desc_restore_firmware(void)
 		asm volatile("lidt %0" : : "m"(firmware_idtr) : "memory");
 }
 
+void desc_idt_save(struct desc_ptr *p)
+{
+	asm volatile("sidt %0" : "=m"(*p));
+}
+
+void desc_idt_load_shared(void)
+{
+	load_idt();
+}
+
+void desc_idt_restore(const struct desc_ptr *p)
+{
+	asm volatile("lidt %0" : : "m"(*p) : "memory");
+}
+
 void percpu_install(struct percpu *cpu)
 {
 	cpu->self = cpu;

@@ -77,6 +77,11 @@ void desc_install_ap(struct cpu_desc *d);
  */
 void desc_install_shared(const bool owned[256]);
 void desc_restore_firmware(void);
+/* An AP the firmware runs (MP services, boot services kept): the IDT desc_install_shared()
+ * built is loaded for a call, the AP's own put back after it. */
+void desc_idt_save(struct desc_ptr *p);
+void desc_idt_load_shared(void);
+void desc_idt_restore(const struct desc_ptr *p);
 
 /* Makes vector reachable from CPL 3 through INT n (gate DPL 3). */
 void desc_set_user_gate(unsigned vector);

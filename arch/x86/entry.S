@@ -134,6 +134,21 @@ call_on_stack:
 	hlt
 	jmp	1b
 
+/*
+ * void call_on_stack_return(void *stack_top, void (*fn)(void *), void *arg): runs fn(arg)
+ * on another stack and comes back to the caller's.
+ */
+	.globl	call_on_stack_return
+call_on_stack_return:
+	pushq	%rbx
+	movq	%rsp, %rbx
+	andq	$-16, %rdi
+	movq	%rdi, %rsp
+	movq	%rdx, %rdi
+	callq	*%rsi
+	movq	%rbx, %rsp
+	popq	%rbx
+	ret
 
 /*
  * void enter_user(fn, a0, a1, a2, a3, stack_top): IRETQ to CPL 3 at user_trampoline with

@@ -266,18 +266,86 @@ unsigned smp_start(const uint32_t *apic_ids, const bool *enabled, unsigned n, ui
 	return smp.started;
 }
 
-void smp_use_firmware(unsigned ncpus, const uint32_t *apic_ids, smp_fw_call_fn call)
+void smp_use_firmware(unsigned ncpus, const uint32_t *apic_ids, uint64_t chosen,
+		      smp_fw_call_fn call)
 {
 	memset(&smp, 0, sizeof(smp));
 	smp.kept = true;
 	fw_call = call;
 	smp.ncpus = ncpus < MAX_CPUS ? ncpus : MAX_CPUS;
 	for (unsigned i = 0; i < smp.ncpus; i++) {
+		struct percpu *c = &percpu_table[i];
+
 		smp.cpu[i].apic_id = apic_ids[i];
 		smp.cpu[i].enabled = true;
 		smp.cpu[i].state = SMP_IDLE;
+		if (i == 0)
+			continue;
+		if (!(chosen & (1ULL << i))) {
+			smp.cpu[i].state = SMP_ABSENT;
+			str_lcpy(smp.cpu[i].why, "not chosen (cpus=)", sizeof(smp.cpu[i].why));
+			continue;
+		}
+		if (i > ap_stack_count || !ap_stacks) {
+			smp.cpu[i].state = SMP_NOT_STARTED;
+			str_lcpy(smp.cpu[i].why, "no stack reserved for it", sizeof(smp.cpu[i].why));
+			continue;
+		}
+		memset(c, 0, sizeof(*c));
+		c->self = c;
+		c->index = i;
+		c->apic_id = apic_ids[i];
+		smp.started++;
 	}
-	smp.started = smp.ncpus - 1;
+}
+
+struct fw_job {
+	unsigned cpu;
+	void (*fn)(void *);
+	void *arg;
+	int result;
+};
+
+static void fw_body(void *p)
+{
+	struct fw_job *j = p;
+	struct mailbox *m = &mbox[j->cpu];
+	struct percpu *c = this_cpu();
+
+	if (recover_set(&m->rp)) {	/* smp_ap_fatal() */
+		c->trap_depth = 0;
+		c->probe_rp = 0;
+		c->guard_rp = 0;
+		c->guard_armed = 0;
+		j->result = SMP_EFAULT;
+		return;
+	}
+	j->fn(j->arg);
+	j->result = SMP_OK;
+}
+
+int smp_fw_ap_run(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	struct fw_job j = { cpu, fn, arg, SMP_EFAULT };
+	struct desc_ptr idtr;
+	uint64_t gs = rdmsr(MSR_GS_BASE), flags = irq_save();
+	uint32_t lvtt = apic_read(APIC_LVTT), tdcr = apic_read(APIC_TDCR);
+	uint32_t tmict = apic_read(APIC_TMICT);
+
+	desc_idt_save(&idtr);
+	desc_idt_load_shared();
+	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&percpu_table[cpu]);
+	call_on_stack_return((void *)(uintptr_t)(ap_stacks + (uint64_t)cpu * SMP_AP_STACK_SIZE),
+			     fw_body, &j);
+	irq_disable();
+	apic_write(APIC_LVTT, lvtt | APIC_LVT_MASKED);
+	apic_write(APIC_TDCR, tdcr);
+	apic_write(APIC_TMICT, tmict);
+	apic_write(APIC_LVTT, lvtt);
+	wrmsr(MSR_GS_BASE, gs);
+	desc_idt_restore(&idtr);
+	irq_restore(flags);
+	return j.result;
 }
 
 static bool usable(unsigned cpu)
@@ -330,8 +398,18 @@ int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
 		fn(arg);
 		return SMP_OK;
 	}
-	if (smp.kept)
-		return usable(cpu) && fw_call ? fw_call(cpu, fn, arg, timeout_us) : SMP_ENOCPU;
+	if (smp.kept) {
+		if (!usable(cpu) || !fw_call)
+			return SMP_ENOCPU;
+		r = fw_call(cpu, fn, arg, timeout_us);
+		if (r == SMP_ETIMEOUT) {
+			smp.cpu[cpu].state = SMP_LOST;
+			fmt_snprintf(smp.cpu[cpu].why, sizeof(smp.cpu[cpu].why),
+				     "a call did not end within %llu ms: the firmware's MP services "
+				     "stopped it", (unsigned long long)(timeout_us / 1000));
+		}
+		return r;
+	}
 	r = run_start(cpu, fn, arg);
 	return r ? r : run_wait(cpu, timeout_us);
 }
@@ -366,7 +444,7 @@ const char *smp_error_name(int e)
 	switch (e) {
 	case SMP_OK: return "done";
 	case SMP_ENOCPU: return "the CPU is not running pmuboot";
-	case SMP_ETIMEOUT: return "the call did not end in time (the CPU was stopped with INIT)";
+	case SMP_ETIMEOUT: return "the call did not end in time (the CPU was stopped)";
 	case SMP_EFAULT: return "an unexpected exception on the CPU ended the call";
 	}
 	return "unknown error";

@@ -88,9 +88,17 @@ void smp_reserve(uint64_t trampoline_page, uint64_t stacks, unsigned n);
 unsigned smp_start(const uint32_t *apic_ids, const bool *enabled, unsigned n, uint32_t bsp_id,
 		   uint64_t chosen);
 
-/* Boot services kept: the MP services protocol's processors instead (boot/uefi.c). */
+/*
+ * Boot services kept: the firmware's MP services protocol runs the calls (boot/uefi.c).
+ * `call` runs smp_fw_ap_run(cpu, fn, arg) on CPU cpu and returns what it returned, or
+ * SMP_ETIMEOUT / SMP_ENOCPU; apic_ids[0] is the BSP's. CPUs not in `chosen` are listed only.
+ */
 typedef int (*smp_fw_call_fn)(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
-void smp_use_firmware(unsigned ncpus, const uint32_t *apic_ids, smp_fw_call_fn call);
+void smp_use_firmware(unsigned ncpus, const uint32_t *apic_ids, uint64_t chosen,
+		      smp_fw_call_fn call);
+/* On the AP, inside the firmware's call: pmuboot's IDT and GS block, its own stack (from
+ * smp_reserve()), fn(arg), then the firmware's state back. SMP_OK or SMP_EFAULT. */
+int smp_fw_ap_run(unsigned cpu, void (*fn)(void *), void *arg);
 
 /* Runs fn(arg) on CPU `cpu` (0: here, directly) and waits at most timeout_us for it. */
 int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);

@@ -78,6 +78,8 @@ int recover_set(struct recover_point *rp) __attribute__((returns_twice));
 void recover_jump(const struct recover_point *rp, int code) __attribute__((noreturn));
 /* Runs fn(arg) on the stack ending at stack_top; fn must not return. */
 void call_on_stack(void *stack_top, void (*fn)(void *), void *arg) __attribute__((noreturn));
+/* The same, returning to the caller's stack when fn returns. */
+void call_on_stack_return(void *stack_top, void (*fn)(void *), void *arg);
 /* Makes the interrupted context of f continue as a return from recover_set(rp) == code. */
 void recover_resume(struct trap_frame *f, const struct recover_point *rp, int code);
 

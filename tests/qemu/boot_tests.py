@@ -392,7 +392,7 @@ def case_smp_selftests(wd):
         "selftest.fail@apic2": r"measured=1 expected=2",
         "selftest.hang@apic2": r"timeout: the watchdog stopped the check after \d+ ms \(limit 200 ms\)",
         "selftest.fault@apic2": r"fatal: unexpected exception #UD .* on CPU 2 \(APIC ID 2\); the CPU goes on",
-        "selftest.hang_irqs_off@apic2": r"timeout: CPU 2 \(APIC ID 2\): the call did not end in time",
+        "selftest.hang_irqs_off@apic2": r"timeout: CPU 2 \(APIC ID 2\): the call did not end in time \(the CPU was stopped\)",
     }
     for name, pat in want.items():
         line = result_line(text, name)
@@ -401,8 +401,27 @@ def case_smp_selftests(wd):
            "no register report from CPU 2")
     # The CPU lost with interrupts off is stopped: what ran after it on CPU 2 says so.
     line = result_line(text, "system.unexpected_interrupts@apic2")
-    expect(re.search(r"# SKIP CPU 2 \(APIC ID 2\) was lost at selftest.hang_irqs_off", line), line)
+    expect(re.search(r"# SKIP CPU 2 \(APIC ID 2\) was lost at selftest.hang_irqs_off \(a call did "
+                     r"not end within \d+ ms: stopped with INIT\)", line), line)
     return "4 failures reported on CPU 2, %.1f s" % r["seconds"]
+
+
+def case_smp_keep(wd):
+    """Boot services kept: the AP runs its checks through EFI_MP_SERVICES_PROTOCOL, and a
+    fault there is reported while the run goes on."""
+    r = run(["--smp", "2", "--", "boot-services=keep", "on-exit=shutdown", "cpus=1",
+             "tests=system.*,selftest.fail,selftest.fault"], wd, "smp_keep")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (checks failed)" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    smp = header_value(header, "smp")
+    expect(re.search(r"1 AP\(s\) started \(firmware MP services\)", smp), "header smp: %r" % smp)
+    expect(summary == (1, 2, 0), "want 1 passed 2 failed, got %s" % (summary,))
+    line = result_line(text, "selftest.fault@apic1")
+    expect(re.search(r"fatal: unexpected exception #UD .* on CPU 1 \(APIC ID 1\); the CPU goes on",
+                     line), line)
+    expect(result_line(text, "system.unexpected_interrupts@apic1").startswith("ok "),
+           "the AP's unexpected-interrupt check did not pass")
+    return "%s in %.1f s" % (summary, r["seconds"])
 
 
 def case_options_echo(wd):
@@ -743,6 +762,7 @@ CASES = [
     ("effective options are echoed and honoured", case_options_echo),
     ("-smp 4: every CPU started, per-CPU checks on each, tagged @apicN", case_smp4),
     ("-smp 2,maxcpus=4: absent CPUs are not started", case_smp_absent_cpus),
+    ("boot-services=keep -smp 2: the AP through EFI MP services, a fault there reported", case_smp_keep),
     ("cpus=2: fail, hang, fault and interrupts-off hang on an AP are reported, the run goes on", case_smp_selftests),
     ("bad option: cpus= beyond the machine", bad_option("cpus=0-3", "cpus= names CPU 1, but this machine has 1")),
     ("bad option: cpus= range backwards", bad_option("cpus=3-1", "cpus=3-1: range 3-1 runs backwards")),
