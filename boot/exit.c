@@ -49,7 +49,12 @@ void platform_exit(enum run_status st)
 	/* Leave the PMU as the firmware had it (while this_cpu() and the fault fixups still
 	 * work: boot-services=keep gives GS back to the firmware in efi_main). */
 	pmu_boot_restore();
-	smp_park_all();		/* the other CPUs back to wait-for-SIPI */
+	/* The other CPUs' PMUs too (the runner restores each after its checks; a run that
+	 * ended early has not), then those CPUs back to wait-for-SIPI. */
+	for (unsigned i = 1; i < smp.ncpus; i++)
+		if (smp.cpu[i].state == SMP_IDLE && pmu_cpus[i].probed)
+			run_on(i, pmu_cpu_restore, &pmu_cpus[i], 100000);
+	smp_park_all();
 	if (plat.boot_services_kept)
 		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
 	platform_final_action(st, false);
