@@ -7,6 +7,7 @@
 #include "boot/platform.h"
 #include "boot/uefi.h"
 #include "pmu/counter.h"
+#include "pmu/uncore.h"
 
 static const uint8_t debug_exit_code[] = {
 	[RUN_PASS] = DEBUG_EXIT_PASS,
@@ -48,6 +49,7 @@ void platform_exit(enum run_status st)
 	/* Leave the PMU as the firmware had it (while this_cpu() and the fault fixups still
 	 * work: boot-services=keep gives GS back to the firmware in efi_main). */
 	pmu_boot_restore();
+	uncore_boot_restore();		/* only if a check wrote the uncore */
 	if (plat.boot_services_kept)
 		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
 	platform_final_action(st, false);

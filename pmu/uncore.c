@@ -332,8 +332,10 @@ void uncore_discover(struct uncore_caps *u, const struct pmu_caps *p)
 	 * hypervisor that hides the PMU, and the uncore with it. */
 	if (p->version == 0) {
 		fmt_snprintf(u->why, sizeof(u->why), "%s model 0x%x without an architectural core PMU "
-			     "(CPUID.0AH:EAX[7:0]=0; a hypervisor hiding the PMU): the uncore MSRs are "
-			     "not read", u->kind == UNCORE_SKL ? "Skylake-client" : "Nehalem", p->model);
+			     "(CPUID.0AH:EAX[7:0]=0%s): the uncore MSRs are not read",
+			     u->kind == UNCORE_SKL ? "Skylake-client" : "Nehalem", p->model,
+			     p->hypervisor ? ", the hypervisor hides the PMU" :
+			     "; every such part has one");
 		return;
 	}
 	if (u->kind == UNCORE_SKL)
