@@ -411,8 +411,7 @@ const char *uncore_imc_unavailable_reason(const struct uncore_caps *u)
 	if (!u->probed)
 		return "the uncore was not probed";
 	if (u->kind != UNCORE_SKL)
-		return u->kind == UNCORE_NONE ? u->why : "the IMC counters are Skylake-client's (seed "
-		       "001 3.3)";
+		return uncore_unavailable_reason(u, UNCORE_SKL);	/* names what this is */
 	return u->imc ? NULL : u->imc_why;
 }
 
