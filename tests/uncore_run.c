@@ -57,7 +57,8 @@ static int run_once(const struct unc_cfg *cfg, unsigned ncfg, const struct kerne
 
 	memset(res, 0, sizeof(*res));
 	smi0 = smi_now();
-	stop();
+	if (ncfg)	/* an IMC-only run writes no uncore MSR (there may be none) */
+		stop();
 	for (unsigned i = 0; i < ncfg; i++) {
 		struct uncore_evtsel e = cfg[i].sel;
 
@@ -75,11 +76,11 @@ static int run_once(const struct unc_cfg *cfg, unsigned ncfg, const struct kerne
 	if (o && o->before)
 		o->before(n, arg);
 	if (o && o->imc && (r = imc_snapshot(imc0, err, errlen)))
-		return r;
+		goto fail;
 	reg = ncfg ? measure_kernel_msr(k, n, arg, uncore_global_ctrl_msr(uncore.kind), enable) :
 	      measure_kernel(k, n, arg);
 	if (o && o->imc && (r = imc_snapshot(imc1, err, errlen)))
-		return r;
+		goto fail;
 	res->tsc = reg.tsc;
 	for (unsigned i = 0; i < ncfg; i++) {
 		uint64_t v;
@@ -93,9 +94,14 @@ static int run_once(const struct unc_cfg *cfg, unsigned ncfg, const struct kerne
 	}
 	for (unsigned i = 0; i < UNC_IMC_NUM; i++)
 		res->imc[i] = (uint32_t)uncore_delta(imc0[i], imc1[i], UNC_IMC_WIDTH);
-	stop();
+	if (ncfg)
+		stop();
 	res->smis = (smi_now() - smi0) & MSR_SMI_COUNT_MASK;
 	return 0;
+fail:
+	if (ncfg)
+		stop();
+	return r;
 }
 
 int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
@@ -114,7 +120,7 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 		fmt_snprintf(err, errlen, "%u uncore counters requested, at most %u", ncfg, UNC_RUN_MAX);
 		return PMU_EARG;
 	}
-	if (uncore_claim()) {
+	if (ncfg && uncore_claim()) {
 		fmt_snprintf(err, errlen, "no uncore: %s", uncore.why);
 		return PMU_EARG;
 	}
