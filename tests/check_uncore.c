@@ -673,6 +673,9 @@ static unsigned bsp_core(void)
 		return plat.cpu.initial_apic_id;
 	smt = cpuid_count(0x0b, 0);
 	core = cpuid_count(0x0b, 1);
+	/* Level 1 must be the core level (ECX[15:8] = 2) and wider than the SMT level. */
+	if (((core.ecx >> 8) & 0xff) != 2 || (core.eax & 0x1f) <= (smt.eax & 0x1f))
+		return smt.edx >> (smt.eax & 0x1f);
 	return (smt.edx >> (smt.eax & 0x1f)) &
 	       ((1U << ((core.eax & 0x1f) - (smt.eax & 0x1f))) - 1);
 }
@@ -917,7 +920,9 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 }
 
 /* UNC_IMC_NORMAL_READS.ANY (2CH/07H, seed 000 Table 32) over the flushed DRAM chase:
- * >= 3/4 N, <= 4N + 8192 (other agents); over half the L2: <= N/8 + 8192. */
+ * >= 3/4 N, <= 4N + 8192 (other agents); over half the L2: <= N/8 + 8192. This socket's IMC
+ * only: on a two-socket Xeon 5500 a buffer homed on the other socket is read by that one's
+ * (the failure line says so; pmuboot does not yet read the ACPI SRAT to place the buffer). */
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 {
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_NORMAL_READS,
@@ -942,9 +947,11 @@ enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=IMC reads counted", err);
 	if (d.diff[0] < (int64_t)(n * 3 / 4) || d.diff[0] > 4 * (int64_t)n + 8192)
-		return check_fail(c, "measured=%lld normal reads over %llu flushed steps expected=%llu..%lld%s",
-				  (long long)d.diff[0], (unsigned long long)n,
-				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192, unc_diff_note(&d));
+		return check_fail(c, "measured=%lld normal reads over %llu flushed steps expected=%llu..%lld "
+				  "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
+				  "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
+				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192,
+				  plat.acpi.ncpus, unc_diff_note(&d));
 	if (q.diff[0] > (int64_t)nq / 8 + 8192)
 		return check_fail(c, "measured=%lld normal reads over %llu L2-resident steps expected=<= %lld%s",
 				  (long long)q.diff[0], (unsigned long long)nq, (long long)nq / 8 + 8192,
@@ -975,9 +982,10 @@ enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=IMC writes counted", err);
 	if (d.diff[0] < (int64_t)(n * 9 / 10) || d.diff[0] > 2 * (int64_t)n + 8192)
 		return check_fail(c, "measured=%lld full-line writes for %llu more bytes of MOVNTI "
-				  "expected=%llu..%lld (bytes / 64 = %llu)%s", (long long)d.diff[0],
-				  (unsigned long long)(n * 64), (unsigned long long)(n * 9 / 10),
-				  2 * (long long)n + 8192, (unsigned long long)n, unc_diff_note(&d));
+				  "expected=%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
+				  "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
+				  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
+				  (unsigned long long)n, plat.acpi.ncpus, unc_diff_note(&d));
 	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI expected=%llu..%lld (bytes / 64 = "
 			  "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
 			  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
