@@ -8,6 +8,7 @@
 #include "boot/platform.h"
 #include "boot/uefi.h"
 #include "pmu/counter.h"
+#include "pmu/uncore.h"
 
 static const uint8_t debug_exit_code[] = {
 	[RUN_PASS] = DEBUG_EXIT_PASS,
@@ -55,6 +56,7 @@ void platform_exit(enum run_status st)
 		if (smp.cpu[i].state == SMP_IDLE && pmu_cpus[i].probed)
 			run_on(i, pmu_cpu_restore, &pmu_cpus[i], 100000);
 	smp_park_all();
+	uncore_boot_restore();		/* only if a check wrote the uncore */
 	if (plat.boot_services_kept)
 		main_return_to_efi(st);		/* efi_main tears down, writes the results file */
 	platform_final_action(st, false);

@@ -30,6 +30,7 @@
 #include "lib/string.h"
 #include "pmu/counter.h"
 #include "pmu/pmu.h"
+#include "pmu/uncore.h"
 #include "tests/kernels/kernels.h"
 #include "tests/measure.h"
 #include "tests/runner.h"
@@ -102,6 +103,11 @@ static void print_smp(void)
 	}
 }
 
+static void uncore_header_line(const char *line)
+{
+	con_printf("# uncore: %s\n", line);
+}
+
 static void print_header(void)
 {
 	const struct cpu_info *ci = &plat.cpu;
@@ -153,6 +159,7 @@ static void print_header(void)
 	con_printf("# memory: %s usable; buffer %s at 0x%lx (%s)\n", a, b,
 		   (unsigned long)plat.buf, plat.buf_note);
 	pmu_caps_describe(&pmu, pmu_header_line);
+	uncore_caps_describe(&uncore, uncore_header_line);
 	if (pmu.version)
 		con_printf("# pmu: the firmware's PMU state (counters, DEBUGCTL, LVTPC) %s\n",
 			   pmu_boot_state.saved ? "was saved; it is restored at exit" :
@@ -234,6 +241,7 @@ static void __attribute__((noreturn)) run(void *unused)
 	/* GS base and the IDT are pmuboot's now: the fault-safe MSR accessors work, so the
 	 * PMU's MSRs (PERF_CAPABILITIES) can be read. */
 	pmu_probe_msrs();
+	uncore_probe();		/* reads only; after the core PMU, whose version it consults */
 	tsc_init(&plat.cpu, &plat.acpi);
 	setup_watchdog();
 	pmu_boot_save();

@@ -8,6 +8,7 @@
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/pmi.h"
+#include "pmu/uncore.h"
 #include "tests/checks.h"
 
 /* PMIs that were still waiting when a check ended, and the checks that left them. */
@@ -31,6 +32,7 @@ void check_cleanup(struct check_ctx *c)
 	 * here instead of by a later check; the checks' handlers go, whatever ended the check
 	 * (force-pmu on a machine without a PMU too). */
 	trap_set_handler(VECTOR_PMI, drain_irq);
+	uncore_quiesce();	/* the uncore's counters first: they can raise PMIs too */
 	if (apic.present)
 		pmu_quiesce(&pmu, VECTOR_PMI, &pending);
 	trap_set_handler(VECTOR_PMI, 0);

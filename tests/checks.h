@@ -92,6 +92,22 @@ enum check_status check_bts_records(struct check_ctx *c);
 enum check_status check_bts_threshold(struct check_ctx *c);
 enum check_status check_bts_full(struct check_ctx *c);
 enum check_status check_bts_circular(struct check_ctx *c);
+/* tests/check_uncore.c */
+enum check_status check_uncore_skl_clock(struct check_ctx *c);
+enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c);
+enum check_status check_uncore_skl_arb_requests(struct check_ctx *c);
+enum check_status check_uncore_skl_imc_reads(struct check_ctx *c);
+enum check_status check_uncore_skl_imc_writes(struct check_ctx *c);
+enum check_status check_uncore_skl_counter_width(struct check_ctx *c);
+enum check_status check_uncore_skl_status_w1c(struct check_ctx *c);
+enum check_status check_uncore_skl_restrictions(struct check_ctx *c);
+enum check_status check_uncore_skl_pmi(struct check_ctx *c);
+enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c);
+enum check_status check_uncore_nhm_fixed(struct check_ctx *c);
+enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
+enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
+enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c);
+enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

@@ -3,7 +3,9 @@
 #include "arch/x86/hw.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/io.h"
+#include "arch/x86/mmio.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/pci.h"
 
 int hw_rdmsr(uint32_t msr, uint64_t *val)
 {
@@ -55,4 +57,14 @@ void hw_irq_window(void)
 	for (int i = 0; i < 4; i++)
 		cpu_relax();
 	irq_disable();
+}
+
+uint32_t hw_pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off)
+{
+	return pci_read32(bus, dev, fn, off);
+}
+
+int hw_mmio_read32(uint64_t addr, uint32_t *val)
+{
+	return mmio_read32_safe(addr, val);
 }

@@ -28,4 +28,10 @@ bool hw_apic_irr_pending(unsigned vector);
  * taken by its handler now; call with interrupts disabled. */
 void hw_irq_window(void);
 
+/* The uncore's IMC counters (pmu/uncore.c): PCI configuration reads of the host bridge and
+ * 32-bit MMIO reads of MCHBAR. Reads only: pmuboot writes neither. hw_mmio_read32 returns 0
+ * or the vector the load raised (*val then 0xFFFFFFFF). */
+uint32_t hw_pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off);
+int hw_mmio_read32(uint64_t addr, uint32_t *val);
+
 #endif /* ARCH_X86_HW_H */

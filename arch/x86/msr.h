@@ -183,6 +183,75 @@
 #define MSR_ARCH_LBR_TO_0		0x00001600
 #define MSR_ARCH_LBR_INFO_0		0x00001200
 
+/*
+ * --- Uncore PMU, Nehalem (06_1AH, 06_1EH): seed 000_666bff9af8f20138.txt "Uncore Performance
+ * Events"; SDM Vol. 3B 18.8.2 (Figures: MSR_UNCORE_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL,
+ * MSR_UNCORE_PERFEVTSELx, MSR_UNCORE_FIXED_CTR_CTRL). Package scope; counters 48 bits. ---
+ */
+#define MSR_UNCORE_PERF_GLOBAL_CTRL	0x00000391
+#define  UNCORE_GLOBAL_CTRL_EN_PC	GENMASK_ULL(7, 0)	/* EN_PCx: bit x */
+#define  UNCORE_GLOBAL_CTRL_EN_FC0	BIT_ULL(32)
+#define  UNCORE_GLOBAL_CTRL_EN_PMI_CORE	GENMASK_ULL(51, 48)	/* EN_PMI_COREx: bit 48 + x */
+#define  UNCORE_GLOBAL_CTRL_EN_PMI_CORE_SHIFT 48
+#define  UNCORE_GLOBAL_CTRL_PMI_FRZ	BIT_ULL(63)
+#define MSR_UNCORE_PERF_GLOBAL_STATUS	0x00000392	/* read-only */
+#define  UNCORE_GLOBAL_STATUS_OVF_PC	GENMASK_ULL(7, 0)
+#define  UNCORE_GLOBAL_STATUS_OVF_FC0	BIT_ULL(32)
+#define  UNCORE_GLOBAL_STATUS_OVF_PMI	BIT_ULL(61)
+#define  UNCORE_GLOBAL_STATUS_CHG	BIT_ULL(63)
+#define MSR_UNCORE_PERF_GLOBAL_OVF_CTRL	0x00000393	/* write 1 to clear STATUS bits */
+#define MSR_UNCORE_FIXED_CTR0		0x00000394
+#define MSR_UNCORE_FIXED_CTR_CTRL	0x00000395
+#define  UNCORE_FIXED_CTR_CTRL_EN	BIT_ULL(0)
+#define  UNCORE_FIXED_CTR_CTRL_PMI	BIT_ULL(2)
+#define MSR_UNCORE_PMC0			0x000003b0	/* MSR_UNCORE_PMCx = 0x3B0 + x, x < 8 */
+#define MSR_UNCORE_PERFEVTSEL0		0x000003c0	/* MSR_UNCORE_PERFEVTSELx = 0x3C0 + x */
+#define  UNCORE_EVTSEL_EVENT		GENMASK_ULL(7, 0)
+#define  UNCORE_EVTSEL_UMASK		GENMASK_ULL(15, 8)
+#define  UNCORE_EVTSEL_OCC_CTR_RST	BIT_ULL(17)	/* clears the queue occupancy counter;
+							 * reads 0 */
+#define  UNCORE_EVTSEL_EDGE		BIT_ULL(18)
+#define  UNCORE_EVTSEL_PMI		BIT_ULL(20)
+#define  UNCORE_EVTSEL_EN		BIT_ULL(22)
+#define  UNCORE_EVTSEL_INV		BIT_ULL(23)
+#define  UNCORE_EVTSEL_CMASK		GENMASK_ULL(31, 24)
+
+/*
+ * --- Uncore PMU, 6th generation Core (Skylake client and its successors Kaby, Coffee and
+ * Comet Lake): seed 001_dad58ad4a296bcf3.txt Table 2-1 and 2.2-2.4; SDM Vol. 4 (the same
+ * layout under Haswell's 391H/392H, moved to E01H/E02H, seed 001 Table 1-1). ---
+ */
+#define MSR_UNC_PERF_GLOBAL_CTRL	0x00000e01	/* seed 001 Table 2-2 */
+#define  UNC_GLOBAL_CTRL_PMI_SEL_CORE	GENMASK_ULL(3, 0)	/* PMI_SEL_COREx: bit x */
+#define  UNC_GLOBAL_CTRL_EN		BIT_ULL(29)
+#define  UNC_GLOBAL_CTRL_WAKE_ON_PMI	BIT_ULL(30)
+#define  UNC_GLOBAL_CTRL_FRZ_ON_PMI	BIT_ULL(31)
+#define MSR_UNC_PERF_GLOBAL_STATUS	0x00000e02	/* seed 001 Table 2-3: RW1C */
+#define  UNC_GLOBAL_STATUS_FIXED_OVF	BIT_ULL(0)
+#define  UNC_GLOBAL_STATUS_ARB_OVF	BIT_ULL(1)
+#define  UNC_GLOBAL_STATUS_CBO_OVF	BIT_ULL(3)	/* the seed's table prints "31" for this
+							 * row under "Reserved 63:4"; SDM Vol. 4
+							 * (MSR_UNC_PERF_GLOBAL_STATUS) gives 3 */
+#define MSR_UNC_PERF_FIXED_CTRL		0x00000394	/* seed 001 Table 2-4 */
+#define  UNC_FIXED_CTRL_OVF_EN		BIT_ULL(20)
+#define  UNC_FIXED_CTRL_CNT_EN		BIT_ULL(22)
+#define MSR_UNC_PERF_FIXED_CTR		0x00000395	/* UNC_CLOCK.SOCKET, 48 bits (Table 2-5) */
+#define MSR_UNC_CBO_CONFIG		0x00000396	/* read-only (Table 2-6) */
+#define  UNC_CBO_CONFIG_NO_CBO_BANKS	GENMASK_ULL(3, 0)	/* CBos = this - 1 (2.4.1) */
+#define MSR_UNC_ARB_PERFCTR0		0x000003b0	/* ARB counter x = 0x3B0 + x, x < 2 */
+#define MSR_UNC_ARB_PERFEVTSEL0		0x000003b2	/* ARB select x = 0x3B2 + x */
+#define MSR_UNC_CBO_0_PERFEVTSEL0	0x00000700	/* CBo n select x = 0x700 + 0x10 n + x */
+#define MSR_UNC_CBO_0_PERFCTR0		0x00000706	/* CBo n counter x = 0x706 + 0x10 n + x */
+#define  UNC_CBO_MSR_STRIDE		0x10
+/* CBo and ARB event selects (Table 2-7); counters are 44 bits (Table 2-8). */
+#define  UNC_EVTSEL_EVT_SEL		GENMASK_ULL(7, 0)
+#define  UNC_EVTSEL_UMASK		GENMASK_ULL(15, 8)
+#define  UNC_EVTSEL_E			BIT_ULL(18)	/* edge */
+#define  UNC_EVTSEL_OVF_EN		BIT_ULL(20)
+#define  UNC_EVTSEL_EN			BIT_ULL(22)
+#define  UNC_EVTSEL_INV			BIT_ULL(23)
+#define  UNC_EVTSEL_THR			GENMASK_ULL(28, 24)
+
 /* x2APIC registers: 0x800 + (xAPIC MMIO offset >> 4) */
 #define MSR_X2APIC_BASE			0x00000800
 #define MSR_X2APIC_SELF_IPI		0x0000083f

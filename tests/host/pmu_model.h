@@ -54,6 +54,9 @@ struct pmu_model_config {
 	unsigned lbr_depth;
 	uint32_t lbr_from, lbr_to, lbr_info;
 	bool lbr_select;
+	/* QEMU 7.2's TCG: every MSR the model does not have (uncore included, see
+	 * tests/host/uncore_model.h) reads 0 and takes writes without #GP. */
+	bool tcg_msrs;
 };
 
 /*
@@ -187,5 +190,9 @@ unsigned pmu_model_lbr_tos(void);
 /* Noise, as interrupts and SMIs add on real parts: every pmu_model_count() call adds a
  * pseudo-random 0..max (seeded, repeatable) to its count. max 0: none (reset). */
 void pmu_model_set_noise(uint64_t max, uint32_t seed);
+
+/* An uncore PMI request (tests/host/uncore_model.c): Ovf_Uncore (GLOBAL_STATUS bit 61, v3+)
+ * and a PMI through the LVTPC. */
+void pmu_model_uncore_pmi(void);
 
 #endif /* TESTS_HOST_PMU_MODEL_H */

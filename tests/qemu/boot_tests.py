@@ -208,6 +208,34 @@ def case_intel_no_pmu(wd):
     return "%s in %.1f s" % (summary, r["seconds"])
 
 
+# The uncore checks on Debian's QEMU: every one SKIPs, each for the reason this CPU gives
+# (no write reaches an uncore discovery did not find: host test test_uncore proves that
+# against the strict model; here the reasons must be the true ones). force-pmu must not
+# push them to run.
+UNCORE_CHECKS = 15
+
+
+def uncore_skip(label, args, header_re, reasons):
+    def case(wd):
+        r = run(args + ["--", "force-pmu", "tests=uncore.*"], wd, "uncore_" + label)
+        tests, summary, header, text = clean_run(r, "uncore " + label)
+        unc = [h for h in header if h.startswith("# uncore: ")]
+        expect(unc and re.search(header_re, unc[0]), "no '# uncore:' header matching %r: %s"
+               % (header_re, unc))
+        expect(len(tests) == UNCORE_CHECKS and all(t.description.startswith("uncore.")
+                                                   for t in tests),
+               "%d checks ran, want the %d uncore checks" % (len(tests), UNCORE_CHECKS))
+        bad = []
+        for t in tests:
+            why = skip_reason(t)
+            want = next(rs for cn, rs in reasons if re.match(cn, t.description))
+            if not t.skip or not re.search(want, why):
+                bad.append("%s: %s (want SKIP /%s/)" % (t.description, why or "ran", want))
+        expect(not bad, "uncore checks not skipped for the right reason:\n" + "\n".join(bad))
+        return "%d uncore checks skipped: %s" % (len(tests), unc[0][len("# uncore: "):][:90])
+    return case
+
+
 def case_on_exit_return_rejected(wd):
     # on-exit=return needs boot services: rejected, and the run must still end (shutdown,
     # the default action), not return to the boot manager and wait in its shell.
@@ -752,6 +780,22 @@ CASES = [
     ("bad option: size suffix", bad_option("size=5X", "size=5X:")),
     ("force-pmu without a PMU fails the counter checks", case_force_pmu),
     ("Intel CPU without leaf 0AH: SKIP says no architectural PMU", case_intel_no_pmu),
+    ("uncore: AMD (qemu64) skips every uncore check, naming the vendor",
+     uncore_skip("amd", [], r"^# uncore: none: no uncore PMU pmuboot knows on AMD",
+                 [(r"uncore\.", r"no uncore PMU pmuboot knows on AMD family 0xf model 0x6b")])),
+    ("uncore: Skylake-Client without a PMU skips, naming CPUID.0AH and MCHBAREN",
+     uncore_skip("skl", ["--cpu", "Skylake-Client"], r"Skylake client .*absent: .*CPUID\.0AH",
+                 [(r"uncore\.skl\.imc_", r"MCHBAR \(0:0\.0 48H, host bridge 8086:29c0\) = 0x0: "
+                   r"MCHBAREN\[0\] clear"),
+                  (r"uncore\.skl\.", r"^Skylake-client model 0x5e without an architectural core PMU "
+                   r"\(CPUID\.0AH:EAX\[7:0\]=0, the hypervisor hides the PMU\): the uncore MSRs "
+                   r"are not read"),
+                  (r"uncore\.nhm\.", r"^not a Nehalem \(seed 000\) uncore: Skylake client")])),
+    ("uncore: Nehalem without a PMU skips, naming CPUID.0AH",
+     uncore_skip("nhm", ["--cpu", "Nehalem"], r"Nehalem .*absent: .*CPUID\.0AH",
+                 [(r"uncore\.nhm\.", r"^Nehalem model 0x1a without an architectural core PMU "
+                   r"\(CPUID\.0AH:EAX\[7:0\]=0"),
+                  (r"uncore\.skl\.", r"^not a Skylake client \(seed 001\) uncore: Nehalem")])),
     ("bad option: on-exit=return without keep ends the run", case_on_exit_return_rejected),
     ("size=1T parses (the range's own upper end)", case_size_1t),
     ("run.sh --mem below what OVMF needs is refused", case_mem_too_small),

@@ -1,0 +1,1062 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Uncore checks: Skylake client (seed 001_dad58ad4a296bcf3.txt: the UCLK fixed counter, CBo
+ * lookups, ARB requests, the IMC's DRAM counters, RW1C status, widths, counter restrictions,
+ * freeze and PMI) and Nehalem (seed 000_666bff9af8f20138.txt "Uncore Performance Events": the
+ * fixed counter, GQ allocations, IMC reads and writes, occupancy from an empty queue). Every
+ * one SKIPs, naming what is missing, where discovery (pmu/uncore.c) did not find that
+ * uncore; then nothing is written to it. One CPU: the cross-core parts (XSNP_RESPONSE HITM
+ * against a ping-pong, a PMI to another core) wait for SMP (uncore_cbo_sum and the
+ * pmi_cores mask of uncore_global_value are there for them).
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/cpuid.h"
+#include "arch/x86/io.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/tsc.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/stats.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "pmu/pmi.h"
+#include "pmu/uncore.h"
+#include "tests/checks.h"
+#include "tests/uncore_run.h"
+
+#define UNC_REPS	5
+#define CLOCK_WINDOWS	11
+#define CLOCK_WINDOW_US	1000
+#define DRAM_STEPS_MAX	50000ULL	/* flushed chase steps: ~5 ms at 100 ns a miss */
+#define SEED		0x9e3779b97f4a7c15ULL
+
+#define CBO(b, i)	((struct uncore_ctr){ UNC_BOX_CBO, (b), (i) })
+#define ARB(i)		((struct uncore_ctr){ UNC_BOX_ARB, 0, (i) })
+#define NHM(i)		((struct uncore_ctr){ UNC_BOX_NHM, 0, (i) })
+#define FIXED		((struct uncore_ctr){ UNC_BOX_FIXED, 0, 0 })
+
+static const char *no_skl(void)
+{
+	return uncore_unavailable_reason(&uncore, UNCORE_SKL);
+}
+
+static const char *no_nhm(void)
+{
+	return uncore_unavailable_reason(&uncore, UNCORE_NHM);
+}
+
+/* ---- Working sets (CPUID leaf 4) and chases ----------------------------------------- */
+
+static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	(void)ctx;
+	return cpuid_count(leaf, sub);
+}
+
+static uint64_t cache_bytes(unsigned level)
+{
+	struct cache_info caches[MAX_CACHES];
+	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
+
+	return cache_size(caches, n, level);
+}
+
+static void flush_before(uint64_t n, void *arg)
+{
+	chase_flush(arg, n);
+}
+
+/* A warm chase over ws bytes (one node per line, one cycle): n = its nodes, so the extra n
+ * steps of the differential are one more pass over a working set already in the caches. */
+static void *warm_chase(uint64_t ws, uint64_t *n)
+{
+	*n = ws / 64;
+	return chase_build(plat.buf, *n, 64, SEED);
+}
+
+/* A DRAM chase: nodes over up to 64 MiB of the buffer, n steps with 2n distinct lines, each
+ * line the run visits CLFLUSHed before it (flush_before): every step misses every cache. */
+static void *dram_chase(uint64_t *n)
+{
+	uint64_t bytes = plat.buf_size < (64ULL << 20) ? plat.buf_size : (64ULL << 20);
+	uint64_t nodes = bytes / 64;
+
+	*n = nodes / 2 < DRAM_STEPS_MAX ? nodes / 2 : DRAM_STEPS_MAX;
+	return chase_build(plat.buf, nodes, 64, SEED);
+}
+
+static const char *range_why(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? "below" : v > hi ? "above" : "within";
+}
+
+/* ---- UCLK against the TSC (Skylake UNC_CLOCK.SOCKET, Nehalem's fixed counter) -------- */
+
+/*
+ * CLOCK_WINDOWS windows of CLOCK_WINDOW_US, interrupts off, the fixed counter read by RDMSR
+ * at both ends: its rate = count * TSC Hz / TSC ticks. A window that took an SMI is dropped.
+ * Then the counter with its local enable but the global one clear must not move.
+ */
+static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64_t hi_mhz,
+				    const char *why)
+{
+	int64_t mhz[CLOCK_WINDOWS];
+	unsigned kept = 0, near = 0, smi_dropped = 0;
+	struct uncore_ctr fixed = FIXED;
+	uint64_t gated0, gated1, enable = uncore_global_value(uncore.kind, &fixed, 1, 0, false);
+	char err[PMU_ERR_LEN];
+	int64_t med;
+
+	if (uncore_claim())
+		return check_fail(c, "measured=uncore not claimable expected=present");
+	for (unsigned w = 0; w < CLOCK_WINDOWS; w++) {
+		uint64_t s0 = 0, s1 = 0, c0, c1, t0, t1, flags;
+
+		if (uncore_fixed_program(&uncore, true, false, 0, err, sizeof(err)) ||
+		    uncore_global_ctrl_write(&uncore, enable, err, sizeof(err)))
+			return check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		pmu_smi_count(&pmu, &s0);
+		flags = irq_save();
+		t0 = rdtsc();
+		uncore_read(&uncore, fixed, &c0);
+		while (rdtsc() - t0 < tsc_from_us(CLOCK_WINDOW_US))
+			cpu_relax();
+		uncore_read(&uncore, fixed, &c1);
+		t1 = rdtsc();
+		irq_restore(flags);
+		pmu_smi_count(&pmu, &s1);
+		uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+		if (s1 != s0) {
+			smi_dropped++;
+			continue;
+		}
+		mhz[kept++] = (int64_t)(uncore_delta(c0, c1, uncore_width(uncore.kind, UNC_BOX_FIXED)) *
+					(tsc.hz / 1000) / ((t1 - t0) ? (t1 - t0) : 1) / 1000);
+	}
+	if (kept < CLOCK_WINDOWS / 2)
+		return check_fail(c, "measured=%u of %u windows took an SMI expected=most windows clean",
+				  smi_dropped, CLOCK_WINDOWS);
+	med = i64_median(mhz, kept);
+	for (unsigned i = 0; i < kept; i++)
+		if (mhz[i] * 10 >= med * 9 && mhz[i] * 10 <= med * 11)
+			near++;
+	/* Gating: local enable on, global enable off, the counter stands still. */
+	uncore_fixed_program(&uncore, true, false, 0, err, sizeof(err));
+	uncore_read(&uncore, fixed, &gated0);
+	{
+		uint64_t t0 = rdtsc();
+
+		while (rdtsc() - t0 < tsc_from_us(CLOCK_WINDOW_US))
+			cpu_relax();
+	}
+	uncore_read(&uncore, fixed, &gated1);
+	uncore_reset(&uncore);
+	if (med < (int64_t)lo_mhz || med > (int64_t)hi_mhz)
+		return check_fail(c, "measured=%lld MHz (median of %u 1-ms windows) expected=%llu..%llu "
+				  "MHz (%s): %s the range", (long long)med, kept,
+				  (unsigned long long)lo_mhz, (unsigned long long)hi_mhz, why,
+				  range_why(med, (int64_t)lo_mhz, (int64_t)hi_mhz));
+	if (near * 4 < kept * 3)
+		return check_fail(c, "measured=%lld MHz median, only %u of %u windows within 10%% "
+				  "expected=a stable clock: >= 3/4 of the windows within 10%% of the median",
+				  (long long)med, near, kept);
+	if (gated1 != gated0)
+		return check_fail(c, "measured=the fixed counter moved %llu with the global enable clear "
+				  "expected=0 (local enable is gated by the global one)",
+				  (unsigned long long)(gated1 - gated0));
+	return check_pass(c, "measured=%lld MHz median, %u of %u 1-ms windows within 10%%, 0 with the "
+			  "global enable clear expected=%llu..%llu MHz (%s), >= 3/4 within 10%%, 0 "
+			  "smi_dropped=%u", (long long)med, near, kept, (unsigned long long)lo_mhz,
+			  (unsigned long long)hi_mhz, why, smi_dropped);
+}
+
+enum check_status check_uncore_skl_clock(struct check_ctx *c)
+{
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	/* Client ring (UCLK) ratios run from 8 to about 48 (0.8-4.8 GHz at 100 MHz BCLK): a
+	 * dead counter (0), one on the 100 MHz BCLK or on the 24 MHz crystal fails. */
+	return uclk_check(c, 200, 6000, "a client ring clock, 0.8-4.8 GHz, with margin");
+}
+
+enum check_status check_uncore_nhm_fixed(struct check_ctx *c)
+{
+	if (no_nhm())
+		return check_skip(c, "%s", no_nhm());
+	/* Nehalem's uncore runs at 2.13-3.2 GHz (a multiple of the 133 MHz BCLK). */
+	return uclk_check(c, 500, 6000, "Nehalem's uncore clock, 2.1-3.2 GHz, with margin");
+}
+
+/* ---- Skylake: CBo lookups, ARB requests, DRAM reads and writes ----------------------- */
+
+/* Counter 0 of every CBo with one event: the seed's recommended sum (3.1). */
+static unsigned all_cbos(struct unc_cfg *cfg, uint8_t event, uint8_t umask)
+{
+	for (unsigned b = 0; b < uncore.num_cbo; b++)
+		cfg[b] = (struct unc_cfg){ .ctr = CBO(b, 0), .sel = { .event = event, .umask = umask } };
+	return uncore.num_cbo;
+}
+
+static int64_t sum_diff(const struct unc_diff *d, unsigned n)
+{
+	int64_t s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += d->diff[i];
+	return s;
+}
+
+/*
+ * UNC_CBO_CACHE_LOOKUP.READ_MESI (34H/1FH, seed 001 Table 3-1): every read lookup whatever
+ * the line's state, i.e. every read that missed the L2. Over a warm chase of 4x the L2 (and
+ * at most half the LLC) a random step misses the L2 with probability 3/4: the sum over all
+ * CBos must reach N/2 (prefetches only add: at most 3N + 1024), and each CBo a share
+ * (>= N / (8 * CBos): the slices hash lines between them). Over a chase of half the L2 no
+ * read reaches a CBo: <= N/16 + 1024.
+ */
+enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
+{
+	struct unc_cfg cfg[UNC_SKL_MAX_CBO];
+	struct unc_run_opts o = { .reps = UNC_REPS };
+	uint64_t l2 = cache_bytes(2), llc = cache_bytes(3), n, nq, ws;
+	char err[PMU_ERR_LEN], shares[64] = "";
+	struct unc_diff d, q;
+	unsigned nc;
+	int64_t sum, qsum;
+	void *first;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	if (!l2 || !llc)
+		return check_skip(c, "CPUID leaf 4 reports no L2 or L3 (L2 %llu, L3 %llu bytes)",
+				  (unsigned long long)l2, (unsigned long long)llc);
+	ws = 4 * l2 < llc / 2 ? 4 * l2 : llc / 2;
+	if (ws > plat.buf_size || ws < 2 * l2)
+		return check_skip(c, "no working set between 2x the L2 (%llu) and half the LLC (%llu) "
+				  "fits the %llu-byte buffer", (unsigned long long)l2,
+				  (unsigned long long)llc, (unsigned long long)plat.buf_size);
+	nc = all_cbos(cfg, UNC_CBO_CACHE_LOOKUP, UNC_CBO_LOOKUP_READ_MESI);
+	first = warm_chase(ws, &n);
+	if (uncore_run_differential(cfg, nc, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=CBo lookups counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (uncore_run_differential(cfg, nc, &kernel_chase_desc, nq, first, &o, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=CBo lookups counted", err);
+	sum = sum_diff(&d, nc);
+	qsum = sum_diff(&q, nc);
+	for (unsigned b = 0; b < nc; b++) {
+		char one[20];
+
+		fmt_snprintf(one, sizeof(one), "%s%lld", b ? "+" : "", (long long)d.diff[b]);
+		str_lcat(shares, one, sizeof(shares));
+	}
+	if (sum < (int64_t)n / 2 || sum > 3 * (int64_t)n + 1024)
+		return check_fail(c, "measured=%lld read lookups (%s) over %llu steps of a %llu-byte chase "
+				  "expected=%lld..%lld (a step misses the %llu-byte L2 with p=3/4)%s",
+				  (long long)sum, shares, (unsigned long long)n, (unsigned long long)ws,
+				  (long long)n / 2, 3 * (long long)n + 1024, (unsigned long long)l2,
+				  unc_diff_note(&d));
+	for (unsigned b = 0; b < nc; b++)
+		if (d.diff[b] < (int64_t)(n / (8 * nc)))
+			return check_fail(c, "measured=CBo %u counted %lld of %lld lookups (%s) expected=>= "
+					  "%llu each (the slices hash the lines between them)", b,
+					  (long long)d.diff[b], (long long)sum, shares,
+					  (unsigned long long)(n / (8 * nc)));
+	if (qsum > (int64_t)nq / 16 + 1024)
+		return check_fail(c, "measured=%lld read lookups over %llu steps of an L2-resident chase "
+				  "expected=<= %lld (hits in the L2 never reach a CBo)%s", (long long)qsum,
+				  (unsigned long long)nq, (long long)nq / 16 + 1024, unc_diff_note(&q));
+	return check_pass(c, "measured=%lld (%s) over %llu steps of 4xL2, %lld over %llu steps of L2/2 "
+			  "expected=%lld..%lld, each CBo >= %llu; <= %lld%s", (long long)sum, shares,
+			  (unsigned long long)n, (long long)qsum, (unsigned long long)nq,
+			  (long long)n / 2, 3 * (long long)n + 1024, (unsigned long long)(n / (8 * nc)),
+			  (long long)nq / 16 + 1024, unc_diff_note(&d));
+}
+
+/*
+ * UNC_ARB_TRK_REQUESTS.ALL (81H/01H) on ARB counter 1 and UNC_ARB_TRK_OCCUPANCY.ALL
+ * (80H/01H, counter 0 only) over the flushed DRAM chase: every step is an LLC miss, whose
+ * request the ARB allocates: >= 3/4 N, at most 4N + 4096 (page walks, prefetches, other
+ * agents); each allocated entry stays valid at least one cycle: occupancy >= requests. A
+ * chase of half the L2 sends nothing: <= N/16 + 1024.
+ */
+enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
+{
+	struct unc_cfg cfg[2] = {
+		{ .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
+					  .umask = UNC_ARB_TRK_OCCUPANCY_ALL } },
+		{ .ctr = ARB(1), .sel = { .event = UNC_ARB_TRK_REQUESTS,
+					  .umask = UNC_ARB_TRK_REQUESTS_ALL } },
+	};
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
+	struct unc_run_opts oq = { .reps = UNC_REPS };
+	uint64_t l2 = cache_bytes(2), n, nq;
+	char err[PMU_ERR_LEN];
+	struct unc_diff d, q;
+	void *first;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	if (!l2)
+		return check_skip(c, "CPUID leaf 4 reports no L2");
+	first = dram_chase(&n);
+	if (!n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=ARB requests counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=ARB requests counted", err);
+	if (d.diff[1] < (int64_t)(n * 3 / 4) || d.diff[1] > 4 * (int64_t)n + 4096)
+		return check_fail(c, "measured=%lld requests over %llu flushed steps expected=%llu..%lld "
+				  "(one LLC miss a step)%s", (long long)d.diff[1], (unsigned long long)n,
+				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 4096,
+				  unc_diff_note(&d));
+	if (d.diff[0] < d.diff[1])
+		return check_fail(c, "measured=occupancy %lld < %lld requests expected=occupancy >= "
+				  "requests (an entry is valid for at least one cycle)",
+				  (long long)d.diff[0], (long long)d.diff[1]);
+	if (q.diff[1] > (int64_t)nq / 16 + 1024)
+		return check_fail(c, "measured=%lld requests over %llu steps of an L2-resident chase "
+				  "expected=<= %lld%s", (long long)q.diff[1], (unsigned long long)nq,
+				  (long long)nq / 16 + 1024, unc_diff_note(&q));
+	return check_pass(c, "measured=%lld requests, occupancy %lld over %llu flushed steps; %lld "
+			  "over %llu L2-resident steps expected=%llu..%lld, occupancy >= requests; "
+			  "<= %lld%s", (long long)d.diff[1], (long long)d.diff[0], (unsigned long long)n,
+			  (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
+			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
+}
+
+static const char *no_imc(void)
+{
+	return uncore_imc_unavailable_reason(&uncore);
+}
+
+/* The IMC counters need no uncore MSR: a run with no counter, the IMC read around it. */
+static int imc_run(const struct kernel_desc *k, uint64_t n, void *arg, bool flush,
+		   struct unc_diff *d, char *err, size_t errlen)
+{
+	struct unc_run_opts o = { .reps = UNC_REPS, .imc = true,
+				  .before = flush ? flush_before : NULL };
+
+	return uncore_run_differential(NULL, 0, k, n, arg, &o, d, err, errlen);
+}
+
+/*
+ * DRAM_DATA_READS (MCHBAR+5050H, seed 001 Table 3-3: every RdCAS, 64 bytes) over the flushed
+ * DRAM chase: >= 3/4 N; at most 4N + 8192, since the counter sums every agent (a display
+ * scanning out 4K at 60 Hz reads about 31 lines a microsecond, some 2.5 lines per 80-ns
+ * step). Over a chase of half the L2: <= N/8 + 8192.
+ */
+enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
+{
+	uint64_t l2 = cache_bytes(2), n, nq;
+	char err[PMU_ERR_LEN];
+	struct unc_diff d, q;
+	int64_t r, rq;
+	void *first;
+
+	if (no_imc())
+		return check_skip(c, "%s", no_imc());
+	if (!l2)
+		return check_skip(c, "CPUID leaf 4 reports no L2");
+	first = dram_chase(&n);
+	if (!n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	if (imc_run(&kernel_chase_desc, n, first, true, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=DRAM reads counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (imc_run(&kernel_chase_desc, nq, first, false, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=DRAM reads counted", err);
+	r = d.imc[UNC_IMC_DATA_READS];
+	rq = q.imc[UNC_IMC_DATA_READS];
+	if (r < (int64_t)(n * 3 / 4) || r > 4 * (int64_t)n + 8192)
+		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu flushed steps expected="
+				  "%llu..%lld (one line from DRAM a step)%s", (long long)r,
+				  (unsigned long long)n, (unsigned long long)(n * 3 / 4),
+				  4 * (long long)n + 8192, unc_diff_note(&d));
+	if (rq > (int64_t)nq / 8 + 8192)
+		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu L2-resident steps expected="
+				  "<= %lld%s", (long long)rq, (unsigned long long)nq,
+				  (long long)nq / 8 + 8192, unc_diff_note(&q));
+	return check_pass(c, "measured=%lld over %llu flushed steps, %lld over %llu L2-resident steps "
+			  "expected=%llu..%lld; <= %lld (MCHBAR 0x%llx)%s", (long long)r,
+			  (unsigned long long)n, (long long)rq, (unsigned long long)nq,
+			  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192,
+			  (long long)nq / 8 + 8192, (unsigned long long)uncore.mchbar, unc_diff_note(&d));
+}
+
+/* Lines the store kernels write: 2n lines of the buffer must be free. */
+static uint64_t store_lines(void)
+{
+	uint64_t n = plat.buf_size / 128;
+
+	return n < 65536 ? n : 65536;	/* 4 MiB at n, 8 MiB at 2n */
+}
+
+/*
+ * DRAM_DATA_WRITES (MCHBAR+5054H: every WrCAS, 64 bytes) over kernel_store_nt, one line of
+ * MOVNTI a step (8 x 8 bytes, write-combined into one full line that bypasses the caches):
+ * bytes / 64 = N lines more at 2N: >= 9/10 N, at most 2N + 8192 (dirty lines an earlier
+ * run left, other agents). Over a read-only chase of half the L2: <= N/16 + 8192.
+ */
+enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
+{
+	uint64_t l2 = cache_bytes(2), n = store_lines(), nq;
+	char err[PMU_ERR_LEN];
+	struct unc_diff d, q;
+	int64_t w, wq;
+	void *first;
+
+	if (no_imc())
+		return check_skip(c, "%s", no_imc());
+	if (!l2 || !n)
+		return check_skip(c, "CPUID leaf 4 reports no L2, or no buffer");
+	if (imc_run(&kernel_store_nt_desc, n, (void *)(uintptr_t)plat.buf, false, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (imc_run(&kernel_chase_desc, nq, first, false, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
+	w = d.imc[UNC_IMC_DATA_WRITES];
+	wq = q.imc[UNC_IMC_DATA_WRITES];
+	if (w < (int64_t)(n * 9 / 10) || w > 2 * (int64_t)n + 8192)
+		return check_fail(c, "measured=%lld DRAM_DATA_WRITES for %llu more bytes of MOVNTI "
+				  "expected=%llu..%lld (bytes / 64 = %llu)%s", (long long)w,
+				  (unsigned long long)(n * 64), (unsigned long long)(n * 9 / 10),
+				  2 * (long long)n + 8192, (unsigned long long)n, unc_diff_note(&d));
+	if (wq > (int64_t)nq / 16 + 8192)
+		return check_fail(c, "measured=%lld DRAM_DATA_WRITES over %llu steps of a read-only chase "
+				  "expected=<= %lld%s", (long long)wq, (unsigned long long)nq,
+				  (long long)nq / 16 + 8192, unc_diff_note(&q));
+	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI, %lld over a read-only chase "
+			  "expected=%llu..%lld (bytes / 64 = %llu); <= %lld%s", (long long)w,
+			  (unsigned long long)(n * 64), (long long)wq, (unsigned long long)(n * 9 / 10),
+			  2 * (long long)n + 8192, (unsigned long long)n, (long long)nq / 16 + 8192,
+			  unc_diff_note(&d));
+}
+
+/* ---- Skylake: overflow, width, RW1C, restrictions ------------------------------------ */
+
+#define OVF_MARGIN	64	/* events short of the width each counter starts */
+
+struct ovf_run {
+	uint64_t fixed, arb, cbo;	/* values after the run */
+	uint64_t status;		/* the global status after it */
+	int fault;
+	char err[PMU_ERR_LEN];
+};
+
+/*
+ * The fixed counter, ARB counter 1 (TRK_REQUESTS.ALL) and counter 0 of every CBo (READ_MESI)
+ * start OVF_MARGIN short of 2^48 / 2^44, with OVF_EN and no core selected (no PMI); 4096
+ * flushed chase steps (at least 3072 requests and lookups) and 1 ms of UCLK (at least 200000
+ * cycles) pass the margin.
+ */
+static void overflow_all(struct ovf_run *o)
+{
+	struct uncore_evtsel req = { .event = UNC_ARB_TRK_REQUESTS, .umask = UNC_ARB_TRK_REQUESTS_ALL,
+				     .ovf_en = true, .en = true };
+	struct uncore_evtsel look = { .event = UNC_CBO_CACHE_LOOKUP, .umask = UNC_CBO_LOOKUP_READ_MESI,
+				      .ovf_en = true, .en = true };
+	uint64_t w44 = 1ULL << UNC_SKL_CTR_WIDTH, w48 = 1ULL << UNC_SKL_FIXED_WIDTH, n, flags, t0;
+	void *first = dram_chase(&n);
+
+	memset(o, 0, sizeof(*o));
+	uncore_claim();
+	uncore_reset(&uncore);
+	if ((o->fault = uncore_fixed_program(&uncore, true, true, w48 - OVF_MARGIN, o->err,
+					     sizeof(o->err))) ||
+	    (o->fault = uncore_program(&uncore, ARB(1), &req, w44 - OVF_MARGIN, o->err, sizeof(o->err))))
+		return;
+	for (unsigned b = 0; b < uncore.num_cbo; b++)
+		if ((o->fault = uncore_program(&uncore, CBO(b, 0), &look, w44 - OVF_MARGIN, o->err,
+					       sizeof(o->err))))
+			return;
+	n = n < 4096 ? n : 4096;
+	chase_flush(first, n);
+	flags = irq_save();
+	if ((o->fault = uncore_global_ctrl_write(&uncore, UNC_GLOBAL_CTRL_EN, o->err, sizeof(o->err)))) {
+		irq_restore(flags);
+		return;
+	}
+	kernel_chase_desc.fn(n, first);
+	for (t0 = rdtsc(); rdtsc() - t0 < tsc_from_us(1000);)
+		cpu_relax();
+	uncore_global_ctrl_write(&uncore, 0, o->err, sizeof(o->err));
+	irq_restore(flags);
+	uncore_read(&uncore, FIXED, &o->fixed);
+	uncore_read(&uncore, ARB(1), &o->arb);
+	uncore_cbo_sum(&uncore, 0, &o->cbo);
+	uncore_global_status(&uncore, &o->status);
+}
+
+/*
+ * Widths (seed 001 Table 1-2, 2-5, 2-8): 2^w - 1 written reads back exactly (a narrower
+ * counter fails); started OVF_MARGIN short of 2^w and driven past it, each counter wraps to
+ * a small value (a wider counter does not).
+ */
+enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
+{
+	struct uncore_evtsel look = { .event = UNC_CBO_CACHE_LOOKUP, .umask = UNC_CBO_LOOKUP_READ_MESI };
+	uint64_t m44 = (1ULL << 44) - 1, m48 = (1ULL << 48) - 1, v[3] = { 0, 0, 0 };
+	char err[PMU_ERR_LEN];
+	struct ovf_run o;
+	int above;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	uncore_claim();
+	if (uncore_program(&uncore, CBO(0, 1), &look, m44, err, sizeof(err)) ||
+	    uncore_program(&uncore, ARB(0), &look, m44, err, sizeof(err)) ||
+	    uncore_fixed_program(&uncore, false, false, m48, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=counters written", err);
+	uncore_read(&uncore, CBO(0, 1), &v[0]);
+	uncore_read(&uncore, ARB(0), &v[1]);
+	uncore_read(&uncore, FIXED, &v[2]);
+	/* A value past the width: refused with #GP, or cut to the width (both are hardware's
+	 * choice for reserved counter bits; reported). */
+	above = uncore_write(&uncore, CBO(0, 1), m44 + 1);
+	uncore_reset(&uncore);
+	if (v[0] != m44 || v[1] != m44 || v[2] != m48)
+		return check_fail(c, "measured=CBo 0x%llx ARB 0x%llx fixed 0x%llx after writing 2^w-1 "
+				  "expected=0x%llx, 0x%llx, 0x%llx (44, 44, 48 bits)",
+				  (unsigned long long)v[0], (unsigned long long)v[1],
+				  (unsigned long long)v[2], (unsigned long long)m44,
+				  (unsigned long long)m44, (unsigned long long)m48);
+	overflow_all(&o);
+	uncore_reset(&uncore);
+	if (o.fault)
+		return check_fail(c, "measured=%s expected=the overflow run programmed", o.err);
+	if (o.fixed >= m48 - OVF_MARGIN || o.arb >= m44 - OVF_MARGIN ||
+	    o.cbo >= uncore.num_cbo * (m44 - OVF_MARGIN) || o.fixed > (1ULL << 40) ||
+	    o.arb > (1ULL << 30) || o.cbo > (1ULL << 30))
+		return check_fail(c, "measured=fixed 0x%llx ARB 0x%llx CBo sum 0x%llx after starting %u "
+				  "short of 2^48/2^44 expected=each wrapped to a small value",
+				  (unsigned long long)o.fixed, (unsigned long long)o.arb,
+				  (unsigned long long)o.cbo, OVF_MARGIN);
+	return check_pass(c, "measured=2^w-1 read back (44, 44, 48 bits); wrapped to fixed %llu, ARB "
+			  "%llu, CBo sum %llu; a CBo write of 2^44 %s expected=same",
+			  (unsigned long long)o.fixed, (unsigned long long)o.arb,
+			  (unsigned long long)o.cbo, above ? "faulted" : "was taken (cut to the width)");
+}
+
+/* Seed 001 Table 2-3: each overflow sets its box's bit; writing 0 changes nothing, writing 1
+ * clears exactly that bit. */
+enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
+{
+	uint64_t want = UNC_GLOBAL_STATUS_FIXED_OVF | UNC_GLOBAL_STATUS_ARB_OVF |
+			UNC_GLOBAL_STATUS_CBO_OVF, s0 = 0, s1 = 0, s2 = 0;
+	struct ovf_run o;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	overflow_all(&o);
+	if (o.fault) {
+		uncore_reset(&uncore);
+		return check_fail(c, "measured=%s expected=the overflow run programmed", o.err);
+	}
+	uncore_global_status_write(&uncore, 0);
+	uncore_global_status(&uncore, &s0);
+	uncore_global_status_write(&uncore, UNC_GLOBAL_STATUS_FIXED_OVF);
+	uncore_global_status(&uncore, &s1);
+	uncore_global_status_write(&uncore, UNC_GLOBAL_STATUS_ARB_OVF | UNC_GLOBAL_STATUS_CBO_OVF);
+	uncore_global_status(&uncore, &s2);
+	uncore_reset(&uncore);
+	if ((o.status & want) != want)
+		return check_fail(c, "measured=status 0x%llx after fixed, ARB and CBo overflows "
+				  "expected=bits 0, 1, 3 (0x%llx) set", (unsigned long long)o.status,
+				  (unsigned long long)want);
+	if (s0 != o.status)
+		return check_fail(c, "measured=status 0x%llx after writing 0 expected=0x%llx unchanged",
+				  (unsigned long long)s0, (unsigned long long)o.status);
+	if (s1 != (o.status & ~UNC_GLOBAL_STATUS_FIXED_OVF))
+		return check_fail(c, "measured=status 0x%llx after writing 1 to bit 0 expected=0x%llx",
+				  (unsigned long long)s1,
+				  (unsigned long long)(o.status & ~UNC_GLOBAL_STATUS_FIXED_OVF));
+	if (s2 & want)
+		return check_fail(c, "measured=status 0x%llx after writing 1 to bits 1, 3 expected=0",
+				  (unsigned long long)s2);
+	return check_pass(c, "measured=status 0x%llx; 0x%llx after writing 0; 0x%llx after 1 to bit 0; "
+			  "0x%llx after 1 to bits 1, 3 expected=bits 0, 1, 3 set, RW1C",
+			  (unsigned long long)o.status, (unsigned long long)s0,
+			  (unsigned long long)s1, (unsigned long long)s2);
+}
+
+/* Seed 001 Table 3-2: UNC_ARB_TRK_OCCUPANCY (80H) counts on ARB counter 0 only. The library
+ * refuses it on counter 1 (writing nothing); on counter 0 it counts the flushed chase. */
+enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
+{
+	struct unc_cfg cfg = { .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
+						       .umask = UNC_ARB_TRK_OCCUPANCY_ALL, .en = true } };
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
+	char err[PMU_ERR_LEN] = "", err2[PMU_ERR_LEN];
+	struct unc_diff d;
+	uint64_t n;
+	void *first;
+	int r;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	uncore_claim();
+	r = uncore_program(&uncore, ARB(1), &cfg.sel, 0, err, sizeof(err));
+	if (r != PMU_EARG || !glob_match("*counter 0 only*", err))
+		return check_fail(c, "measured=uncore_program returned %d (%s) for ARB occupancy on counter 1 "
+				  "expected=refused (%d) naming the restriction", r, err, PMU_EARG);
+	first = dram_chase(&n);
+	n = n < 4096 ? n : 4096;
+	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err2, sizeof(err2)))
+		return check_fail(c, "measured=%s expected=ARB occupancy counted on counter 0", err2);
+	if (d.diff[0] < (int64_t)(n * 3 / 4))
+		return check_fail(c, "measured=occupancy %lld over %llu flushed steps on counter 0 "
+				  "expected=>= %llu (each LLC miss holds an entry >= 1 cycle)%s",
+				  (long long)d.diff[0], (unsigned long long)n,
+				  (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
+	return check_pass(c, "measured=refused on counter 1 (\"%s\"); occupancy %lld over %llu flushed "
+			  "steps on counter 0 expected=refused; >= %llu%s", err, (long long)d.diff[0],
+			  (unsigned long long)n, (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
+}
+
+/* ---- Skylake: uncore PMI and freeze (one CPU) ---------------------------------------- */
+
+static struct {
+	unsigned pmis, nmis;
+	uint64_t status_seen, status_after, core_status;
+	uint32_t lvt;
+	bool clear;		/* the handler clears the uncore status (RW1C) */
+} upmi;
+
+static void unc_pmi_irq(struct trap_frame *f)
+{
+	uint64_t st = 0, cs = 0;
+
+	(void)f;
+	upmi.pmis++;
+	upmi.lvt = apic_read(APIC_LVTPC);
+	uncore_global_status(&uncore, &st);
+	upmi.status_seen |= st;
+	if (pmu.version >= 3 && !pmu_global_status(&pmu, &cs)) {
+		upmi.core_status |= cs;
+		pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_UNCORE_OVF);
+	}
+	if (upmi.clear) {
+		uncore_global_status_clear(&uncore, st);
+		uncore_global_status(&uncore, &upmi.status_after);
+	}
+	apic_write(APIC_LVTPC, (upmi.lvt & ~APIC_LVT_MASKED) & ~APIC_LVT_DELIVERY_PENDING);
+	apic_eoi();
+}
+
+static void unc_nmi(struct trap_frame *f)
+{
+	(void)f;
+	upmi.nmis++;
+}
+
+static uint64_t unexpected_total(void)
+{
+	struct percpu *cpu = this_cpu();
+	uint64_t t = 0;
+
+	for (unsigned v = 0; v < NR_VECTORS; v++)
+		t += cpu->unexpected[v];
+	return t;
+}
+
+/* The BSP's core number within its package: x2APIC ID above the SMT bits (CPUID.0BH). */
+static unsigned bsp_core(void)
+{
+	struct cpuid_regs smt, core;
+
+	if (plat.cpu.max_leaf < 0x0b)
+		return plat.cpu.initial_apic_id;
+	smt = cpuid_count(0x0b, 0);
+	core = cpuid_count(0x0b, 1);
+	/* Level 1 must be the core level (ECX[15:8] = 2) and wider than the SMT level. */
+	if (((core.ecx >> 8) & 0xff) != 2 || (core.eax & 0x1f) <= (smt.eax & 0x1f))
+		return smt.edx >> (smt.eax & 0x1f);
+	return (smt.edx >> (smt.eax & 0x1f)) &
+	       ((1U << ((core.eax & 0x1f) - (smt.eax & 0x1f))) - 1);
+}
+
+/* Routes the uncore's PMI: DEBUGCTL.UNCORE_PMI_EN (SDM 18.x: needed for uncore PMIs), the LVT
+ * to VECTOR_PMI (fixed delivery), handlers counting PMIs and NMIs. */
+static void pmi_route(void)
+{
+	uint64_t dbg = 0;
+
+	memset(&upmi, 0, sizeof(upmi));
+	trap_set_handler(VECTOR_PMI, unc_pmi_irq);
+	trap_set_handler(X86_TRAP_NMI, unc_nmi);
+	if (!rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg))
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_UNCORE_PMI_EN);
+	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+}
+
+/* Uncore stopped first, then the core's PMU quiesced (DEBUGCTL back, LVT masked, a PMI left
+ * waiting drained into the handler), then the handlers go. */
+static void pmi_unroute(void)
+{
+	bool pending = false;
+
+	uncore_reset(&uncore);
+	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
+	trap_set_handler(VECTOR_PMI, 0);
+	trap_set_handler(X86_TRAP_NMI, 0);
+}
+
+/* The fixed counter 20000 UCLK short of 2^48 with OVF_EN, global value g; interrupts on for
+ * up to wait_us (20000 cycles take 100 us at 200 MHz). */
+static int fixed_overflow(uint64_t g, unsigned want_pmis, uint64_t wait_us, char *err, size_t len)
+{
+	uint64_t t0;
+	int r;
+
+	if ((r = uncore_fixed_program(&uncore, true, true, (1ULL << 48) - 20000, err, len)) ||
+	    (r = uncore_global_ctrl_write(&uncore, g, err, len)))
+		return r;
+	irq_enable();
+	for (t0 = rdtsc(); upmi.pmis < want_pmis && rdtsc() - t0 < tsc_from_us(wait_us);)
+		cpu_relax();
+	irq_disable();
+	return 0;
+}
+
+/*
+ * With PMI_SEL_CORE clear no PMI arrives (2 ms) though the status bit is set; with the
+ * BSP's core selected exactly one PMI arrives on VECTOR_PMI (10 ms), no NMI and no other
+ * vector, its LVT entry masked by delivery, the fixed overflow bit set when the handler
+ * reads it and clear after it writes 1 there.
+ */
+enum check_status check_uncore_skl_pmi(struct check_ctx *c)
+{
+	unsigned core = bsp_core();
+	uint64_t unexpected0, st_quiet = 0;
+	char err[PMU_ERR_LEN];
+	enum check_status st;
+	unsigned quiet_pmis;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	if (!apic.present)
+		return check_skip(c, "no local APIC for the PMI");
+	if (core >= 4)
+		return check_skip(c, "the BSP is core %u; PMI_SEL_CORE selects cores 0-3 (seed 001 "
+				  "Table 2-2)", core);
+	uncore_claim();
+	unexpected0 = unexpected_total();
+	pmi_route();
+	upmi.clear = true;
+	irq_disable();
+	if (fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 0, false), 1, 2000, err,
+			   sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		goto out;
+	}
+	quiet_pmis = upmi.pmis;
+	uncore_global_status(&uncore, &st_quiet);
+	uncore_reset(&uncore);
+	upmi.status_seen = 0;
+	if (fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 1U << core, false), 1, 10000,
+			   err, sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		goto out;
+	}
+	/* Give a second PMI (one that should not come) time to arrive. */
+	{
+		uint64_t t0 = rdtsc();
+
+		irq_enable();
+		while (rdtsc() - t0 < tsc_from_us(1000))
+			cpu_relax();
+		irq_disable();
+	}
+	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+	if (quiet_pmis || !(st_quiet & UNC_GLOBAL_STATUS_FIXED_OVF))
+		st = check_fail(c, "measured=%u PMIs, status 0x%llx with PMI_SEL_CORE 0 expected=no PMI, "
+				"bit 0 set", quiet_pmis, (unsigned long long)st_quiet);
+	else if (upmi.pmis != 1 || upmi.nmis || unexpected_total() != unexpected0)
+		st = check_fail(c, "measured=%u PMIs on 0x%x, %u NMIs, %llu interrupts on other vectors "
+				"with PMI_SEL_CORE%u expected=1 PMI, nothing else", upmi.pmis, VECTOR_PMI,
+				upmi.nmis, (unsigned long long)(unexpected_total() - unexpected0), core);
+	else if (!(upmi.status_seen & UNC_GLOBAL_STATUS_FIXED_OVF) ||
+		 (upmi.status_after & UNC_GLOBAL_STATUS_FIXED_OVF))
+		st = check_fail(c, "measured=status 0x%llx in the handler, 0x%llx after writing it back "
+				"expected=bit 0 set, then clear (RW1C)",
+				(unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after);
+	else if (!(upmi.lvt & APIC_LVT_MASKED))
+		st = check_fail(c, "measured=LVTPC 0x%x at the PMI expected=masked by delivery", upmi.lvt);
+	else
+		st = check_pass(c, "measured=0 PMIs unselected; 1 PMI on 0x%x for core %u, status 0x%llx "
+				"then 0x%llx, core GLOBAL_STATUS.Ovf_Uncore[61] %s expected=0; 1 PMI, "
+				"nothing else, bit 0 set then cleared", VECTOR_PMI, core,
+				(unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after,
+				pmu.version < 3 ? "not read (version < 3)" :
+				upmi.core_status & GLOBAL_STATUS_UNCORE_OVF ? "set" : "clear");
+out:
+	pmi_unroute();
+	return st;
+}
+
+/*
+ * FRZ_ON_PMI (seed 001 Table 2-2): the PMI request clears EN and every counter stops: the
+ * fixed counter stands still over 1 ms, ARB counter 1 over 1000 flushed chase steps; EN set
+ * again, counting resumes.
+ */
+enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c)
+{
+	struct uncore_evtsel req = { .event = UNC_ARB_TRK_REQUESTS, .umask = UNC_ARB_TRK_REQUESTS_ALL,
+				     .en = true };
+	unsigned core = bsp_core();
+	uint64_t ctrl = 0, f0 = 0, f1 = 0, a0 = 0, a1 = 0, f2 = 0, n, t0;
+	char err[PMU_ERR_LEN];
+	enum check_status st;
+	void *first;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	if (!apic.present)
+		return check_skip(c, "no local APIC for the PMI");
+	if (core >= 4)
+		return check_skip(c, "the BSP is core %u; PMI_SEL_CORE selects cores 0-3", core);
+	uncore_claim();
+	first = dram_chase(&n);
+	n = n < 1000 ? n : 1000;
+	pmi_route();
+	upmi.clear = false;
+	irq_disable();
+	if (uncore_program(&uncore, ARB(1), &req, 0, err, sizeof(err)) ||
+	    fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 1U << core, true), 1, 10000, err,
+			   sizeof(err))) {
+		st = check_fail(c, "measured=%s expected=counters programmed", err);
+		goto out;
+	}
+	uncore_global_ctrl_read(&uncore, &ctrl);
+	uncore_read(&uncore, FIXED, &f0);
+	uncore_read(&uncore, ARB(1), &a0);
+	chase_flush(first, n);
+	kernel_chase_desc.fn(n, first);
+	for (t0 = rdtsc(); rdtsc() - t0 < tsc_from_us(1000);)
+		cpu_relax();
+	uncore_read(&uncore, FIXED, &f1);
+	uncore_read(&uncore, ARB(1), &a1);
+	uncore_global_ctrl_write(&uncore, UNC_GLOBAL_CTRL_EN, err, sizeof(err));
+	for (t0 = rdtsc(); rdtsc() - t0 < tsc_from_us(100);)
+		cpu_relax();
+	uncore_read(&uncore, FIXED, &f2);
+	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+	if (upmi.pmis != 1)
+		st = check_fail(c, "measured=%u PMIs expected=1 (the freeze acts on the PMI request)",
+				upmi.pmis);
+	else if (ctrl & UNC_GLOBAL_CTRL_EN)
+		st = check_fail(c, "measured=global control 0x%llx after the PMI expected=EN (bit 29) "
+				"cleared by FRZ_ON_PMI", (unsigned long long)ctrl);
+	else if (f1 != f0 || a1 != a0)
+		st = check_fail(c, "measured=fixed moved %llu over 1 ms, ARB requests %llu over %llu "
+				"flushed steps while frozen expected=0, 0", (unsigned long long)(f1 - f0),
+				(unsigned long long)(a1 - a0), (unsigned long long)n);
+	else if (f2 == f1)
+		st = check_fail(c, "measured=fixed still at 0x%llx after EN was set again expected=counting "
+				"resumes", (unsigned long long)f2);
+	else
+		st = check_pass(c, "measured=1 PMI, EN cleared (0x%llx), fixed and ARB still over 1 ms and "
+				"%llu flushed steps, fixed +%llu in 100 us once EN was set expected=same",
+				(unsigned long long)ctrl, (unsigned long long)n,
+				(unsigned long long)(f2 - f1));
+out:
+	pmi_unroute();
+	return st;
+}
+
+/* ---- Nehalem: GQ, IMC, occupancy -------------------------------------------------------- */
+
+/*
+ * UNC_GQ_ALLOC.RT (03H/01H) and .RT_LLC_MISS (03H/02H), seed 000 Table 22: over the flushed
+ * DRAM chase every step is an L3 miss allocated in the read tracker: each >= 3/4 N, at most
+ * 4N + 4096; over a chase of half the L2 the read tracker stays idle: RT <= N/16 + 1024.
+ */
+enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
+{
+	struct unc_cfg cfg[2] = {
+		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT } },
+		{ .ctr = NHM(1), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT_LLC_MISS } },
+	};
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
+	struct unc_run_opts oq = { .reps = UNC_REPS };
+	uint64_t l2 = cache_bytes(2), n, nq;
+	char err[PMU_ERR_LEN];
+	struct unc_diff d, q;
+	void *first;
+
+	if (no_nhm())
+		return check_skip(c, "%s", no_nhm());
+	if (!l2)
+		return check_skip(c, "CPUID leaf 4 reports no L2");
+	first = dram_chase(&n);
+	if (!n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=GQ allocations counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (uncore_run_differential(cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=GQ allocations counted", err);
+	for (unsigned i = 0; i < 2; i++)
+		if (d.diff[i] < (int64_t)(n * 3 / 4) || d.diff[i] > 4 * (int64_t)n + 4096)
+			return check_fail(c, "measured=%lld %s over %llu flushed steps expected=%llu..%lld "
+					  "(one L3 miss a step)%s", (long long)d.diff[i],
+					  i ? "RT_LLC_MISS" : "RT", (unsigned long long)n,
+					  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 4096,
+					  unc_diff_note(&d));
+	if (q.diff[0] > (int64_t)nq / 16 + 1024)
+		return check_fail(c, "measured=%lld RT over %llu L2-resident steps expected=<= %lld%s",
+				  (long long)q.diff[0], (unsigned long long)nq,
+				  (long long)nq / 16 + 1024, unc_diff_note(&q));
+	return check_pass(c, "measured=RT %lld, RT_LLC_MISS %lld over %llu flushed steps; RT %lld over "
+			  "%llu L2-resident steps expected=%llu..%lld each; <= %lld%s",
+			  (long long)d.diff[0], (long long)d.diff[1], (unsigned long long)n,
+			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
+			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
+}
+
+/* UNC_IMC_NORMAL_READS.ANY (2CH/07H, seed 000 Table 32) over the flushed DRAM chase:
+ * >= 3/4 N, <= 4N + 8192 (other agents); over half the L2: <= N/8 + 8192. This socket's IMC
+ * only: on a two-socket Xeon 5500 a buffer homed on the other socket is read by that one's
+ * (the failure line says so; pmuboot does not yet read the ACPI SRAT to place the buffer). */
+enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
+{
+	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_NORMAL_READS,
+						       .umask = UNC_IMC_NORMAL_READS_ANY } };
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
+	struct unc_run_opts oq = { .reps = UNC_REPS };
+	uint64_t l2 = cache_bytes(2), n, nq;
+	char err[PMU_ERR_LEN];
+	struct unc_diff d, q;
+	void *first;
+
+	if (no_nhm())
+		return check_skip(c, "%s", no_nhm());
+	if (!l2)
+		return check_skip(c, "CPUID leaf 4 reports no L2");
+	first = dram_chase(&n);
+	if (!n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=IMC reads counted", err);
+	first = warm_chase(l2 / 2, &nq);
+	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=IMC reads counted", err);
+	if (d.diff[0] < (int64_t)(n * 3 / 4) || d.diff[0] > 4 * (int64_t)n + 8192)
+		return check_fail(c, "measured=%lld normal reads over %llu flushed steps expected=%llu..%lld "
+				  "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
+				  "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
+				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192,
+				  plat.acpi.ncpus, unc_diff_note(&d));
+	if (q.diff[0] > (int64_t)nq / 8 + 8192)
+		return check_fail(c, "measured=%lld normal reads over %llu L2-resident steps expected=<= %lld%s",
+				  (long long)q.diff[0], (unsigned long long)nq, (long long)nq / 8 + 8192,
+				  unc_diff_note(&q));
+	return check_pass(c, "measured=%lld over %llu flushed steps, %lld over %llu L2-resident steps "
+			  "expected=%llu..%lld; <= %lld%s", (long long)d.diff[0], (unsigned long long)n,
+			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
+			  4 * (long long)n + 8192, (long long)nq / 8 + 8192, unc_diff_note(&d));
+}
+
+/* UNC_IMC_WRITES.FULL.ANY (2FH/07H) over kernel_store_nt: full lines, one a step: >= 9/10 N,
+ * <= 2N + 8192. */
+enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
+{
+	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_WRITES,
+						       .umask = UNC_IMC_WRITES_FULL_ANY } };
+	struct unc_run_opts o = { .reps = UNC_REPS };
+	uint64_t n = store_lines();
+	char err[PMU_ERR_LEN];
+	struct unc_diff d;
+
+	if (no_nhm())
+		return check_skip(c, "%s", no_nhm());
+	if (!n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the stores");
+	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)plat.buf,
+				    &o, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=IMC writes counted", err);
+	if (d.diff[0] < (int64_t)(n * 9 / 10) || d.diff[0] > 2 * (int64_t)n + 8192)
+		return check_fail(c, "measured=%lld full-line writes for %llu more bytes of MOVNTI "
+				  "expected=%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
+				  "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
+				  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
+				  (unsigned long long)n, plat.acpi.ncpus, unc_diff_note(&d));
+	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI expected=%llu..%lld (bytes / 64 = "
+			  "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
+			  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
+			  (unsigned long long)n, unc_diff_note(&d));
+}
+
+/* A locked add across a line boundary: a bus lock, which empties the uncore's queues (seed
+ * 000: "the queue must first be emptied ... by the driver issuing a bus lock"). */
+static void bus_lock(void)
+{
+	static uint8_t split[128] __attribute__((aligned(64)));
+
+	asm volatile("lock addl $0, %0" : "+m"(*(volatile uint32_t *)(uintptr_t)(split + 62)) : :
+		     "memory");
+}
+
+static void lock_before(uint64_t n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	bus_lock();
+}
+
+static void flush_lock_before(uint64_t n, void *arg)
+{
+	chase_flush(arg, n);
+	bus_lock();
+}
+
+/*
+ * UNC_GQ_TRACKER_OCCUP.RT (02H/01H, seed 000 Table 22) programmed with OCC_CTR_RST after a
+ * bus lock: over the register-only loop (100000 iterations) the read tracker is empty, its
+ * occupancy <= UCLK / 100 + 1024 (a queue counter that started from phantom entries would
+ * add one per entry per cycle); over the flushed DRAM chase each read-tracker allocation is
+ * occupied at least one cycle: occupancy >= allocations (03H/01H).
+ */
+enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
+{
+	struct unc_cfg cfg[3] = {
+		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_TRACKER_OCCUP, .umask = UNC_GQ_RT,
+					  .occ_rst = true } },
+		{ .ctr = NHM(1), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT } },
+		{ .ctr = FIXED },
+	};
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = lock_before };
+	struct unc_run_opts od = { .reps = UNC_REPS, .before = flush_lock_before };
+	char err[PMU_ERR_LEN];
+	struct unc_diff q, d;
+	uint64_t n;
+	void *first;
+
+	if (no_nhm())
+		return check_skip(c, "%s", no_nhm());
+	if (uncore_run_differential(cfg, 3, &kernel_loop4_desc, 100000, NULL, &o, &q, err,
+				    sizeof(err)))
+		return check_fail(c, "measured=%s expected=occupancy counted", err);
+	first = dram_chase(&n);
+	if (uncore_run_differential(cfg, 3, &kernel_chase_desc, n, first, &od, &d, err, sizeof(err)))
+		return check_fail(c, "measured=%s expected=occupancy counted", err);
+	if (q.diff[0] > q.diff[2] / 100 + 1024)
+		return check_fail(c, "measured=read-tracker occupancy %lld over %lld UCLK of a register-only "
+				  "loop expected=<= %lld (an emptied queue)%s", (long long)q.diff[0],
+				  (long long)q.diff[2], (long long)q.diff[2] / 100 + 1024,
+				  unc_diff_note(&q));
+	if (d.diff[1] <= 0 || d.diff[0] < d.diff[1])
+		return check_fail(c, "measured=occupancy %lld, %lld allocations over %llu flushed steps "
+				  "expected=occupancy >= allocations > 0%s", (long long)d.diff[0],
+				  (long long)d.diff[1], (unsigned long long)n, unc_diff_note(&d));
+	return check_pass(c, "measured=occupancy %lld over %lld quiet UCLK; %lld over %lld allocations "
+			  "(%lld cycles each) expected=<= %lld; >= allocations%s", (long long)q.diff[0],
+			  (long long)q.diff[2], (long long)d.diff[0], (long long)d.diff[1],
+			  (long long)(d.diff[0] / d.diff[1]), (long long)q.diff[2] / 100 + 1024,
+			  unc_diff_note(&d));
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* Uncore counting runs: program, run the kernel in the measurement frame, read, stop. */
+#include "tests/uncore_run.h"
+#include "arch/x86/msr.h"
+#include "lib/fmt.h"
+#include "lib/stats.h"
+#include "lib/string.h"
+#include "pmu/counter.h"
+#include "tests/measure.h"
+#include "tests/pmu_run.h"
+
+struct unc_result {
+	uint64_t delta[UNC_RUN_MAX];
+	uint32_t imc[UNC_IMC_NUM];
+	uint64_t tsc, smis;
+};
+
+static uint64_t smi_now(void)
+{
+	uint64_t v = 0;
+
+	return pmu_smi_count(&pmu, &v) == 0 ? v : 0;
+}
+
+static void stop(void)
+{
+	char ignored[PMU_ERR_LEN];
+
+	uncore_global_ctrl_write(&uncore, 0, ignored, sizeof(ignored));
+	uncore_reset(&uncore);
+}
+
+static int imc_snapshot(uint32_t v[UNC_IMC_NUM], char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < UNC_IMC_NUM; i++) {
+		int r = uncore_imc_read(&uncore, (enum uncore_imc_ctr)i, &v[i]);
+
+		if (r) {
+			fmt_snprintf(err, errlen, "MMIO read of %s at MCHBAR+0x%x faulted (%d)",
+				     uncore_imc_name((enum uncore_imc_ctr)i),
+				     uncore_imc_offset((enum uncore_imc_ctr)i), r);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int run_once(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
+		    uint64_t n, void *arg, const struct unc_run_opts *o, struct unc_result *res,
+		    char *err, size_t errlen)
+{
+	struct uncore_ctr ctrs[UNC_RUN_MAX];
+	uint32_t imc0[UNC_IMC_NUM] = { 0 }, imc1[UNC_IMC_NUM] = { 0 };
+	uint64_t smi0, enable;
+	struct region reg;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	smi0 = smi_now();
+	if (ncfg)	/* an IMC-only run writes no uncore MSR (there may be none) */
+		stop();
+	for (unsigned i = 0; i < ncfg; i++) {
+		struct uncore_evtsel e = cfg[i].sel;
+
+		ctrs[i] = cfg[i].ctr;
+		e.en = true;
+		r = cfg[i].ctr.box == UNC_BOX_FIXED ?
+		    uncore_fixed_program(&uncore, true, false, cfg[i].start, err, errlen) :
+		    uncore_program(&uncore, cfg[i].ctr, &e, cfg[i].start, err, errlen);
+		if (r) {
+			stop();
+			return r;
+		}
+	}
+	enable = uncore_global_value(uncore.kind, ctrs, ncfg, 0, false);
+	if (o && o->before)
+		o->before(n, arg);
+	if (o && o->imc && (r = imc_snapshot(imc0, err, errlen)))
+		goto fail;
+	reg = ncfg ? measure_kernel_msr(k, n, arg, uncore_global_ctrl_msr(uncore.kind), enable) :
+	      measure_kernel(k, n, arg);
+	if (o && o->imc && (r = imc_snapshot(imc1, err, errlen)))
+		goto fail;
+	res->tsc = reg.tsc;
+	for (unsigned i = 0; i < ncfg; i++) {
+		uint64_t v;
+
+		if ((r = uncore_read(&uncore, cfg[i].ctr, &v))) {
+			fmt_snprintf(err, errlen, "RDMSR of an uncore counter faulted (vector %d)", r);
+			stop();
+			return r;
+		}
+		res->delta[i] = uncore_delta(cfg[i].start, v, uncore_width(uncore.kind, cfg[i].ctr.box));
+	}
+	for (unsigned i = 0; i < UNC_IMC_NUM; i++)
+		res->imc[i] = (uint32_t)uncore_delta(imc0[i], imc1[i], UNC_IMC_WIDTH);
+	if (ncfg)
+		stop();
+	res->smis = (smi_now() - smi0) & MSR_SMI_COUNT_MASK;
+	return 0;
+fail:
+	if (ncfg)
+		stop();
+	return r;
+}
+
+int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
+			    uint64_t n, void *arg, const struct unc_run_opts *o, struct unc_diff *d,
+			    char *err, size_t errlen)
+{
+	static int64_t per_rep[UNC_RUN_MAX + UNC_IMC_NUM][PMU_DIFF_MAX_REPS];
+	uint64_t lo[UNC_RUN_MAX + UNC_IMC_NUM], hi[UNC_RUN_MAX + UNC_IMC_NUM];
+	uint64_t tlo = UINT64_MAX, thi = UINT64_MAX;
+	unsigned want = o && o->reps ? o->reps : 1, tries = 0, nv = UNC_RUN_MAX + UNC_IMC_NUM;
+	struct unc_result res[2];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	if (ncfg > UNC_RUN_MAX) {
+		fmt_snprintf(err, errlen, "%u uncore counters requested, at most %u", ncfg, UNC_RUN_MAX);
+		return PMU_EARG;
+	}
+	if (ncfg && uncore_claim()) {
+		fmt_snprintf(err, errlen, "no uncore: %s", uncore.why);
+		return PMU_EARG;
+	}
+	for (unsigned i = 0; i < nv; i++)
+		lo[i] = hi[i] = UINT64_MAX;
+	while (d->kept < want && tries < 2 * want) {
+		tries++;
+		for (unsigned half = 0; half < 2; half++)
+			if ((r = run_once(cfg, ncfg, k, half ? 2 * n : n, arg, o, &res[half], err,
+					  errlen)))
+				return r;
+		if (res[0].smis || res[1].smis) {
+			d->discarded++;
+			d->smis += res[0].smis + res[1].smis;
+			continue;
+		}
+		for (unsigned i = 0; i < nv; i++) {
+			uint64_t a = i < UNC_RUN_MAX ? res[0].delta[i] : res[0].imc[i - UNC_RUN_MAX];
+			uint64_t b = i < UNC_RUN_MAX ? res[1].delta[i] : res[1].imc[i - UNC_RUN_MAX];
+
+			lo[i] = a < lo[i] ? a : lo[i];
+			hi[i] = b < hi[i] ? b : hi[i];
+			if (d->kept < PMU_DIFF_MAX_REPS)
+				per_rep[i][d->kept] = (int64_t)(b - a);
+		}
+		tlo = res[0].tsc < tlo ? res[0].tsc : tlo;
+		thi = res[1].tsc < thi ? res[1].tsc : thi;
+		d->kept++;
+	}
+	if (!d->kept) {
+		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
+			     "MSR_SMI_COUNT): no clean count", tries, (unsigned long long)d->smis);
+		return PMU_EARG;
+	}
+	for (unsigned i = 0; i < nv; i++) {
+		int64_t diff = (int64_t)(hi[i] - lo[i]);
+		int64_t med = i64_median(per_rep[i], d->kept < PMU_DIFF_MAX_REPS ? d->kept :
+					 PMU_DIFF_MAX_REPS);
+
+		if (i < UNC_RUN_MAX) {
+			d->diff[i] = diff;
+			d->median[i] = med;
+		} else {
+			d->imc[i - UNC_RUN_MAX] = diff;
+			d->imc_median[i - UNC_RUN_MAX] = med;
+		}
+	}
+	d->tsc = (int64_t)(thi - tlo);
+	return 0;
+}
+
+const char *unc_diff_note(const struct unc_diff *d)
+{
+	static char b[96];
+
+	if (d->discarded)
+		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", d->kept,
+			     d->discarded, (unsigned long long)d->smis);
+	else
+		fmt_snprintf(b, sizeof(b), " reps=%u", d->kept);
+	return b;
+}
