@@ -25,6 +25,8 @@
 #include "pmu/uncore.h"
 #include "tests/checks.h"
 #include "tests/uncore_run.h"
+#include "tests/xcore.h"
+#include "arch/x86/smp.h"
 
 #define UNC_REPS	5
 #define CLOCK_WINDOWS	11
@@ -1059,4 +1061,198 @@ enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
 			  (long long)q.diff[2], (long long)d.diff[0], (long long)d.diff[1],
 			  (long long)(d.diff[0] / d.diff[1]), (long long)q.diff[2] / 100 + 1024,
 			  unc_diff_note(&d));
+}
+
+/* ---- Skylake: two CPUs -------------------------------------------------------------- */
+
+#define XSNP_N		4096	/* ping-pong hand-offs each way */
+
+/*
+ * Seed 001 Table 3-1: UNC_CBO_XSNP_RESPONSE.HITM_XCORE (22H/48H): a cross-core snoop, made
+ * by a CBo for a core's request, that hit a line modified in another core. Summed over all
+ * CBos (seed 001 3.1), a ping-pong between two cores makes one per hand-off: 2n - 1 (the
+ * first wait reads the line as this CPU zeroed it). 10% either way for what a real core's
+ * spin loads and prefetchers add or save; the global enable spans the whole pair, so the
+ * handful of snoops the two frames and the wake-up IPI cause is inside that margin.
+ */
+enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
+{
+	struct uncore_evtsel e = { .event = UNC_CBO_XSNP_RESPONSE,
+				   .umask = UNC_CBO_XSNP_HITM_XCORE, .en = true };
+	struct uncore_ctr ctrs[UNC_SKL_MAX_CBO];
+	uint64_t want = 2 * XSNP_N - 1, lo = want - want / 10, hi = want + want / 10, sum = 0;
+	const char *why = NULL;
+	char err[PMU_ERR_LEN];
+	enum check_status st;
+	int cpu, r = 0;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	cpu = xcore_partner(&why);
+	if (cpu < 0)
+		return check_skip(c, "%s", why);
+	uncore_claim();
+	for (unsigned b = 0; b < uncore.num_cbo && !r; b++) {
+		ctrs[b] = CBO(b, 0);
+		r = uncore_program(&uncore, ctrs[b], &e, 0, err, sizeof(err));
+	}
+	if (!r)
+		r = uncore_global_ctrl_write(&uncore, uncore_global_value(UNCORE_SKL, ctrs,
+					     uncore.num_cbo, 0, false), err, sizeof(err));
+	if (r) {
+		st = check_fail(c, "measured=%s expected=every CBo's counter 0 programmed", err);
+		goto out;
+	}
+	r = xcore_pingpong((unsigned)cpu, XSNP_N, err, sizeof(err));
+	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+	if (r) {
+		st = check_fail(c, "measured=%s expected=a ping-pong with CPU %d", err, cpu);
+		goto out;
+	}
+	if (uncore_cbo_sum(&uncore, 0, &sum)) {
+		st = check_fail(c, "measured=a CBo counter read faulted expected=readable counters");
+		goto out;
+	}
+	if (sum < lo || sum > hi)
+		st = check_fail(c, "measured=%llu HITM_XCORE over %u CBos expected=%llu..%llu: %llu "
+				"hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
+				(unsigned long long)lo, (unsigned long long)hi,
+				(unsigned long long)want, smp.cpu[cpu].apic_id);
+	else
+		st = check_pass(c, "measured=%llu HITM_XCORE over %u CBos expected=%llu..%llu: %llu "
+				"hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
+				(unsigned long long)lo, (unsigned long long)hi,
+				(unsigned long long)want, smp.cpu[cpu].apic_id);
+out:
+	uncore_reset(&uncore);
+	return st;
+}
+
+/* The other CPU's side of check_uncore_skl_pmi_other_core: its core number, then its PMIs
+ * counted for up to 50 ms with interrupts on. */
+static struct {
+	volatile unsigned pmis[MAX_CPUS];
+	volatile bool ready;
+	volatile bool stop;
+	unsigned core;
+} xpmi;
+
+static void xpmi_irq(struct trap_frame *f)
+{
+	uint64_t st = 0;
+	uint32_t lvt = apic_read(APIC_LVTPC);
+
+	(void)f;
+	xpmi.pmis[smp_this_cpu() % MAX_CPUS]++;
+	uncore_global_status(&uncore, &st);
+	uncore_global_status_clear(&uncore, st);
+	if (pmu.version >= 3)
+		pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_UNCORE_OVF);
+	apic_write(APIC_LVTPC, (lvt & ~APIC_LVT_MASKED) & ~APIC_LVT_DELIVERY_PENDING);
+	apic_eoi();
+}
+
+/* DEBUGCTL.UNCORE_PMI_EN and the LVT to VECTOR_PMI on the CPU this runs on. */
+static void xpmi_route_here(void)
+{
+	uint64_t dbg = 0;
+
+	if (!rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg))
+		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_UNCORE_PMI_EN);
+	pmu_pmi_lvt_setup(VECTOR_PMI, false);
+}
+
+static void xpmi_partner(void *arg)
+{
+	uint64_t t0;
+	bool pending = false;
+
+	(void)arg;
+	xpmi.core = bsp_core();		/* CPUID.0BH of the CPU it runs on */
+	xpmi_route_here();
+	__atomic_store_n(&xpmi.ready, true, __ATOMIC_RELEASE);
+	irq_enable();
+	for (t0 = rdtsc(); !xpmi.stop && rdtsc() - t0 < tsc_from_us(50000);)
+		cpu_relax();
+	irq_disable();
+	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
+}
+
+/*
+ * Seed 001 Table 2-2 PMI_SEL_CORE: an uncore overflow PMI goes to the cores selected. With
+ * only the partner's core selected, the fixed counter's overflow must interrupt the partner
+ * once and this CPU not at all.
+ */
+enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
+{
+	const char *why = NULL;
+	char err[PMU_ERR_LEN];
+	unsigned here = bsp_core(), there;
+	enum check_status st;
+	bool pending = false;
+	uint64_t t0;
+	int cpu, r;
+
+	if (no_skl())
+		return check_skip(c, "%s", no_skl());
+	if (!apic.present)
+		return check_skip(c, "no local APIC for the PMI");
+	cpu = xcore_partner(&why);
+	if (cpu < 0)
+		return check_skip(c, "%s", why);
+	memset((void *)&xpmi, 0, sizeof(xpmi));
+	uncore_claim();
+	trap_set_handler(VECTOR_PMI, xpmi_irq);
+	xpmi_route_here();
+	if ((r = run_start((unsigned)cpu, xpmi_partner, NULL))) {
+		st = check_fail(c, "measured=CPU %d: %s expected=a partner", cpu, smp_error_name(r));
+		goto out;
+	}
+	for (t0 = rdtsc(); !__atomic_load_n(&xpmi.ready, __ATOMIC_ACQUIRE) &&
+	     rdtsc() - t0 < tsc_from_us(1000000);)
+		cpu_relax();
+	there = xpmi.core;
+	if (!xpmi.ready || there == here || there >= 4) {
+		xpmi.stop = true;
+		run_wait((unsigned)cpu, 1000000);
+		st = check_skip(c, "the partner (APIC ID %u) is %s; PMI_SEL_CORE selects one of "
+				"cores 0-3 other than this CPU's core %u (seed 001 Table 2-2)",
+				smp.cpu[cpu].apic_id, !xpmi.ready ? "not answering" :
+				there == here ? "on the same core (SMT sibling)" : "a core above 3",
+				here);
+		goto out;
+	}
+	r = uncore_fixed_program(&uncore, true, true, (1ULL << 48) - 20000, err, sizeof(err));
+	if (!r)
+		r = uncore_global_ctrl_write(&uncore, uncore_global_value(UNCORE_SKL, NULL, 0,
+					     1U << there, false), err, sizeof(err));
+	irq_enable();
+	for (t0 = rdtsc(); !r && !xpmi.pmis[cpu] && rdtsc() - t0 < tsc_from_us(10000);)
+		cpu_relax();
+	/* Time for a second (wrong) PMI anywhere. */
+	for (t0 = rdtsc(); !r && rdtsc() - t0 < tsc_from_us(1000);)
+		cpu_relax();
+	irq_disable();
+	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+	xpmi.stop = true;
+	if (run_wait((unsigned)cpu, 1000000)) {
+		st = check_fail(c, "measured=the partner (APIC ID %u) did not finish expected=its "
+				"wait over", smp.cpu[cpu].apic_id);
+		goto out;
+	}
+	if (r)
+		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+	else if (xpmi.pmis[cpu] != 1 || xpmi.pmis[0])
+		st = check_fail(c, "measured=%u PMIs on core %u (APIC ID %u), %u on this core %u "
+				"expected=1 and 0: PMI_SEL_CORE selects core %u only", xpmi.pmis[cpu],
+				there, smp.cpu[cpu].apic_id, xpmi.pmis[0], here, there);
+	else
+		st = check_pass(c, "measured=1 PMI on core %u (APIC ID %u), 0 on this core %u "
+				"expected=same: PMI_SEL_CORE selects core %u only", there,
+				smp.cpu[cpu].apic_id, here, there);
+out:
+	uncore_reset(&uncore);
+	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
+	trap_set_handler(VECTOR_PMI, 0);
+	return st;
 }

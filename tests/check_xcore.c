@@ -17,6 +17,8 @@
 #include "tests/checks.h"
 #include "tests/measure.h"
 #include "tests/pmu_run.h"
+#include "tests/xcore.h"
+#include "lib/fmt.h"
 
 #define PINGPONG_N	4096	/* hand-offs per side */
 #define PRODUCE_N	1024	/* lines: 64 KiB, within every L2 */
@@ -66,7 +68,7 @@ static const char *no_hitm_count(void)
 }
 
 /* The other CPU: the first chosen AP that runs pmuboot. */
-static int partner(const char **why)
+int xcore_partner(const char **why)
 {
 	if (smp.kept) {
 		*why = "boot services kept: the firmware's MP services run one blocking call at a "
@@ -163,7 +165,7 @@ static void setup(struct side *a, struct side *b, const struct kernel_desc *ka,
 enum check_status check_xcore_pingpong(struct check_ctx *c)
 {
 	const char *why = NULL;
-	int cpu = partner(&why);
+	int cpu = xcore_partner(&why);
 	volatile uint64_t *line = (volatile uint64_t *)shared_page;
 	struct side a, b;
 	uint64_t transfers = 2 * PINGPONG_N - 1, total, lo, hi;
@@ -212,7 +214,7 @@ enum check_status check_xcore_pingpong(struct check_ctx *c)
 enum check_status check_xcore_producer_consumer(struct check_ctx *c)
 {
 	const char *why = NULL;
-	int cpu = partner(&why);
+	int cpu = xcore_partner(&why);
 	volatile uint64_t *buf = (volatile uint64_t *)produce_buf;
 	struct side a, b;
 	uint64_t want = (uint64_t)PRODUCE_N * (PRODUCE_N + 1) / 2, hi;
@@ -275,7 +277,7 @@ static enum check_status false_share(struct check_ctx *c, int cpu, bool apart, u
 enum check_status check_xcore_false_sharing(struct check_ctx *c)
 {
 	const char *why = NULL;
-	int cpu = partner(&why);
+	int cpu = xcore_partner(&why);
 	uint64_t same = 0, apart = 0;
 	enum check_status st;
 
@@ -300,4 +302,29 @@ enum check_status check_xcore_false_sharing(struct check_ctx *c)
 	return check_pass(c, "measured=%llu in one line, %llu apart (%s) expected=>= 1 in one line, "
 			  "<= 16 apart", (unsigned long long)same, (unsigned long long)apart,
 			  hitm_event()->name);
+}
+
+/* --- for other groups' checks ------------------------------------------------------------ */
+
+int xcore_pingpong(unsigned cpu, uint64_t n, char *err, size_t errlen)
+{
+	volatile uint64_t *line = (volatile uint64_t *)shared_page;
+	struct check_ctx ctx;
+	struct side a, b;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memset(shared_page, 0, sizeof(shared_page));
+	setup(&a, &b, &kernel_pingpong_desc, &kernel_pingpong_desc, n, line, line);
+	a.count = b.count = false;
+	if (run_pair(&ctx, (int)cpu, &a, &b) != CHECK_PASS) {
+		str_lcpy(err, ctx.detail, errlen);
+		return -1;
+	}
+	if (*line != 2 * n) {
+		fmt_snprintf(err, errlen, "the ping-pong line holds %llu, not %llu (waits %llu/%llu)",
+			     (unsigned long long)*line, (unsigned long long)(2 * n),
+			     (unsigned long long)args[0].spins, (unsigned long long)args[1].spins);
+		return -1;
+	}
+	return 0;
 }

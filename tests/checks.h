@@ -103,6 +103,8 @@ enum check_status check_uncore_skl_status_w1c(struct check_ctx *c);
 enum check_status check_uncore_skl_restrictions(struct check_ctx *c);
 enum check_status check_uncore_skl_pmi(struct check_ctx *c);
 enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c);
+enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c);
+enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c);
 enum check_status check_uncore_nhm_fixed(struct check_ctx *c);
 enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
