@@ -212,7 +212,7 @@ def case_intel_no_pmu(wd):
 # (no write reaches an uncore discovery did not find: host test test_uncore proves that
 # against the strict model; here the reasons must be the true ones). force-pmu must not
 # push them to run.
-UNCORE_CHECKS = 15
+UNCORE_CHECKS = 17
 
 
 def uncore_skip(label, args, header_re, reasons):
