@@ -38,23 +38,10 @@ uint64_t pmu_legacy_write_result(uint64_t v, unsigned width)
 	return low & width_mask(width);
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		fmt_vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return PMU_EARG;
-}
-
 static int gp_index_ok(const struct pmu_caps *p, unsigned idx, char *err, size_t errlen)
 {
 	if (idx >= p->num_gp)
-		return bad(err, errlen, "GP counter %u does not exist (CPUID.0AH: %u GP counters)",
+		return pmu_error(err, errlen, "GP counter %u does not exist (CPUID.0AH: %u GP counters)",
 			   idx, p->num_gp);
 	return 0;
 }
@@ -62,7 +49,7 @@ static int gp_index_ok(const struct pmu_caps *p, unsigned idx, char *err, size_t
 static int fixed_index_ok(const struct pmu_caps *p, unsigned idx, char *err, size_t errlen)
 {
 	if (p->version < 2 || idx >= PMU_MAX_FIXED || !(p->fixed_mask & (1U << idx)))
-		return bad(err, errlen, "fixed counter %u does not exist (mask 0x%x, version %u)",
+		return pmu_error(err, errlen, "fixed counter %u does not exist (mask 0x%x, version %u)",
 			   idx, p->fixed_mask, p->version);
 	return 0;
 }
@@ -74,12 +61,12 @@ static int gp_write_raw(const struct pmu_caps *p, unsigned idx, uint64_t value, 
 	uint64_t m = pmu_gp_width_mask(p);
 
 	if (value & ~m)
-		return bad(err, errlen, "value 0x%llx exceeds the %u-bit GP counter",
+		return pmu_error(err, errlen, "value 0x%llx exceeds the %u-bit GP counter",
 			   (unsigned long long)value, p->gp_width);
 	if (p->full_width_write)
 		return hw_wrmsr(MSR_IA32_PMC0_FULL + idx, value);
 	if (pmu_legacy_write_result(value, p->gp_width) != value)
-		return bad(err, errlen, "value 0x%llx needs full-width writes, which "
+		return pmu_error(err, errlen, "value 0x%llx needs full-width writes, which "
 			   "PERF_CAPABILITIES does not advertise (legacy writes sign-extend bit 31)",
 			   (unsigned long long)value);
 	return hw_wrmsr(MSR_IA32_PMC0 + idx, value);
@@ -167,11 +154,11 @@ int pmu_fixed_program(const struct pmu_caps *p, unsigned idx, unsigned ctrl, uin
 	if ((r = fixed_index_ok(p, idx, err, errlen)))
 		return r;
 	if (ctrl & ~0xfU)
-		return bad(err, errlen, "fixed control 0x%x has bits beyond the 4-bit field", ctrl);
+		return pmu_error(err, errlen, "fixed control 0x%x has bits beyond the 4-bit field", ctrl);
 	if ((ctrl & FIXED_CTR_CTRL_ANY) && p->version < 3)
-		return bad(err, errlen, "AnyThread needs PMU version 3 (this is %u)", p->version);
+		return pmu_error(err, errlen, "AnyThread needs PMU version 3 (this is %u)", p->version);
 	if (value & ~pmu_fixed_width_mask(p))
-		return bad(err, errlen, "value 0x%llx exceeds the %u-bit fixed counter",
+		return pmu_error(err, errlen, "value 0x%llx exceeds the %u-bit fixed counter",
 			   (unsigned long long)value, p->fixed_width);
 	if ((r = hw_rdmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, &cur)))
 		return r;
@@ -245,9 +232,9 @@ int pmu_global_ctrl_write(const struct pmu_caps *p, uint64_t mask, char *err, si
 	uint64_t valid = pmu_gp_mask(p) | pmu_fixed_mask(p);
 
 	if (need_version(p, 2))
-		return bad(err, errlen, "GLOBAL_CTRL needs PMU version 2 (this is %u)", p->version);
+		return pmu_error(err, errlen, "GLOBAL_CTRL needs PMU version 2 (this is %u)", p->version);
 	if (mask & ~valid)
-		return bad(err, errlen, "GLOBAL_CTRL 0x%llx enables counters that do not exist "
+		return pmu_error(err, errlen, "GLOBAL_CTRL 0x%llx enables counters that do not exist "
 			   "(valid 0x%llx)", (unsigned long long)mask, (unsigned long long)valid);
 	return hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, mask);
 }

@@ -333,3 +333,15 @@ const char *pmu_unavailable_reason(bool force)
 {
 	return pmu_caps_unavailable_reason(&pmu, force);
 }
+
+int pmu_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		fmt_vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;	/* PMU_EARG */
+}

@@ -200,4 +200,8 @@ const char *pmu_unavailable_reason(bool force);
 uint64_t pmu_gp_mask(const struct pmu_caps *p);
 uint64_t pmu_fixed_mask(const struct pmu_caps *p);	/* bits 32+i */
 
+/* Writes the message into err (when there is room) and returns -1 (PMU_EARG, counter.h):
+ * how the library refuses a request. */
+int pmu_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif /* PMU_PMU_H */

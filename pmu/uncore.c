@@ -34,19 +34,6 @@ struct uncore_caps uncore;
 #define SKL_CANARY_MSR		(MSR_UNC_CBO_0_PERFEVTSEL0 + UNC_SKL_MAX_CBO * UNC_CBO_MSR_STRIDE)
 #define NHM_CANARY_MSR		(MSR_UNCORE_PERFEVTSEL0 + UNC_NHM_CTRS)
 
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		fmt_vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return PMU_EARG;
-}
-
 /* ---- Pure ---- */
 
 enum uncore_kind uncore_kind_from_model(enum cpu_vendor v, uint32_t family, uint32_t model)
@@ -79,13 +66,13 @@ unsigned uncore_skl_cbo_count(uint64_t v, char *why, size_t len)
 	uint64_t banks = v & UNC_CBO_CONFIG_NO_CBO_BANKS;
 
 	if (v & ~UNC_CBO_CONFIG_NO_CBO_BANKS) {
-		bad(why, len, "MSR_UNC_CBO_CONFIG (396H) = 0x%llx: reserved bits 63:4 set",
+		pmu_error(why, len, "MSR_UNC_CBO_CONFIG (396H) = 0x%llx: reserved bits 63:4 set",
 		    (unsigned long long)v);
 		return 0;
 	}
 	/* Seed 001 2.4.1: "read this register and subtract one". */
 	if (banks < 2 || banks - 1 > UNC_SKL_MAX_CBO) {
-		bad(why, len, "MSR_UNC_CBO_CONFIG (396H) = 0x%llx: NO_CBO_BANKS %llu gives %lld CBos "
+		pmu_error(why, len, "MSR_UNC_CBO_CONFIG (396H) = 0x%llx: NO_CBO_BANKS %llu gives %lld CBos "
 		    "(seed 001 2.4.1: the field minus one), not 1..%u", (unsigned long long)v,
 		    (unsigned long long)banks, (long long)banks - 1, UNC_SKL_MAX_CBO);
 		return 0;
@@ -143,10 +130,10 @@ int uncore_evtsel_encode(enum uncore_kind k, const struct uncore_evtsel *e, uint
 
 	if (k == UNCORE_SKL) {
 		if (e->thr > (UNC_EVTSEL_THR >> 24))
-			return bad(err, errlen, "THR %u does not fit bits 28:24 (seed 001 Table 2-7)",
+			return pmu_error(err, errlen, "THR %u does not fit bits 28:24 (seed 001 Table 2-7)",
 				   e->thr);
 		if (e->occ_rst)
-			return bad(err, errlen, "OCC_CTR_RST is Nehalem's; Skylake's bit 17 is reserved");
+			return pmu_error(err, errlen, "OCC_CTR_RST is Nehalem's; Skylake's bit 17 is reserved");
 		v = FIELD(UNC_EVTSEL_EVT_SEL, e->event) | FIELD(UNC_EVTSEL_UMASK, e->umask) |
 		    FIELD(UNC_EVTSEL_THR, e->thr) | (e->inv ? UNC_EVTSEL_INV : 0) |
 		    (e->edge ? UNC_EVTSEL_E : 0) | (e->ovf_en ? UNC_EVTSEL_OVF_EN : 0) |
@@ -157,7 +144,7 @@ int uncore_evtsel_encode(enum uncore_kind k, const struct uncore_evtsel *e, uint
 		    (e->edge ? UNCORE_EVTSEL_EDGE : 0) | (e->ovf_en ? UNCORE_EVTSEL_PMI : 0) |
 		    (e->en ? UNCORE_EVTSEL_EN : 0) | (e->occ_rst ? UNCORE_EVTSEL_OCC_CTR_RST : 0);
 	} else {
-		return bad(err, errlen, "no uncore");
+		return pmu_error(err, errlen, "no uncore");
 	}
 	*sel = v;
 	return 0;
@@ -421,7 +408,7 @@ int uncore_ctr_msrs(const struct uncore_caps *u, struct uncore_ctr c, uint32_t *
 		    uint32_t *ctr, char *err, size_t errlen)
 {
 	if (!u->present)
-		return bad(err, errlen, "no uncore: %s", u->why);
+		return pmu_error(err, errlen, "no uncore: %s", u->why);
 	if (u->kind == UNCORE_SKL) {
 		switch (c.box) {
 		case UNC_BOX_FIXED:
@@ -430,19 +417,19 @@ int uncore_ctr_msrs(const struct uncore_caps *u, struct uncore_ctr c, uint32_t *
 			return 0;
 		case UNC_BOX_CBO:
 			if (c.unit >= u->num_cbo || c.idx >= UNC_SKL_BOX_CTRS)
-				return bad(err, errlen, "CBo %u counter %u does not exist (%u CBos, %u "
+				return pmu_error(err, errlen, "CBo %u counter %u does not exist (%u CBos, %u "
 					   "counters each)", c.unit, c.idx, u->num_cbo, UNC_SKL_BOX_CTRS);
 			*sel = MSR_UNC_CBO_0_PERFEVTSEL0 + UNC_CBO_MSR_STRIDE * c.unit + c.idx;
 			*ctr = MSR_UNC_CBO_0_PERFCTR0 + UNC_CBO_MSR_STRIDE * c.unit + c.idx;
 			return 0;
 		case UNC_BOX_ARB:
 			if (c.idx >= UNC_SKL_BOX_CTRS)
-				return bad(err, errlen, "ARB counter %u does not exist (2)", c.idx);
+				return pmu_error(err, errlen, "ARB counter %u does not exist (2)", c.idx);
 			*sel = MSR_UNC_ARB_PERFEVTSEL0 + c.idx;
 			*ctr = MSR_UNC_ARB_PERFCTR0 + c.idx;
 			return 0;
 		default:
-			return bad(err, errlen, "a Nehalem counter on a Skylake uncore");
+			return pmu_error(err, errlen, "a Nehalem counter on a Skylake uncore");
 		}
 	}
 	if (c.box == UNC_BOX_FIXED) {
@@ -451,7 +438,7 @@ int uncore_ctr_msrs(const struct uncore_caps *u, struct uncore_ctr c, uint32_t *
 		return 0;
 	}
 	if (c.box != UNC_BOX_NHM || c.idx >= UNC_NHM_CTRS)
-		return bad(err, errlen, "Nehalem uncore counter %u does not exist (8)", c.idx);
+		return pmu_error(err, errlen, "Nehalem uncore counter %u does not exist (8)", c.idx);
 	*sel = MSR_UNCORE_PERFEVTSEL0 + c.idx;
 	*ctr = MSR_UNCORE_PMC0 + c.idx;
 	return 0;
@@ -477,16 +464,16 @@ int uncore_program(const struct uncore_caps *u, struct uncore_ctr c, const struc
 	int r;
 
 	if (c.box == UNC_BOX_FIXED)
-		return bad(err, errlen, "the fixed counter has no event select: uncore_fixed_program");
+		return pmu_error(err, errlen, "the fixed counter has no event select: uncore_fixed_program");
 	if ((r = uncore_ctr_msrs(u, c, &sel_msr, &ctr_msr, err, errlen)))
 		return r;
 	allowed = uncore_event_counters(u->kind, c.box, e->event, e->umask);
 	if (!(allowed & (1U << c.idx)))
-		return bad(err, errlen, "event %02XH/%02XH may not use %s counter %u (valid counters "
+		return pmu_error(err, errlen, "event %02XH/%02XH may not use %s counter %u (valid counters "
 			   "mask 0x%x; seed 001 Table 3-2: UNC_ARB_TRK_OCCUPANCY counts on ARB "
 			   "counter 0 only)", e->event, e->umask, box_name(c.box), c.idx, allowed);
 	if (value & ~width_mask(uncore_width(u->kind, c.box)))
-		return bad(err, errlen, "value 0x%llx exceeds the %u-bit %s counter",
+		return pmu_error(err, errlen, "value 0x%llx exceeds the %u-bit %s counter",
 			   (unsigned long long)value, uncore_width(u->kind, c.box), box_name(c.box));
 	if ((r = uncore_evtsel_encode(u->kind, e, &sel, err, errlen)))
 		return r;
@@ -507,7 +494,7 @@ int uncore_fixed_program(const struct uncore_caps *u, bool en, bool ovf_en, uint
 	if ((r = uncore_ctr_msrs(u, c, &ctl, &ctr, err, errlen)))
 		return r;
 	if (value & ~width_mask(uncore_width(u->kind, UNC_BOX_FIXED)))
-		return bad(err, errlen, "value 0x%llx exceeds the %u-bit fixed counter",
+		return pmu_error(err, errlen, "value 0x%llx exceeds the %u-bit fixed counter",
 			   (unsigned long long)value, uncore_width(u->kind, UNC_BOX_FIXED));
 	if (u->kind == UNCORE_SKL)
 		v = (en ? UNC_FIXED_CTRL_CNT_EN : 0) | (ovf_en ? UNC_FIXED_CTRL_OVF_EN : 0);
@@ -558,9 +545,9 @@ static uint64_t global_valid(enum uncore_kind k)
 int uncore_global_ctrl_write(const struct uncore_caps *u, uint64_t v, char *err, size_t errlen)
 {
 	if (!u->present)
-		return bad(err, errlen, "no uncore: %s", u->why);
+		return pmu_error(err, errlen, "no uncore: %s", u->why);
 	if (v & ~global_valid(u->kind))
-		return bad(err, errlen, "uncore global control 0x%llx sets reserved bits (valid 0x%llx)",
+		return pmu_error(err, errlen, "uncore global control 0x%llx sets reserved bits (valid 0x%llx)",
 			   (unsigned long long)v, (unsigned long long)global_valid(u->kind));
 	return hw_wrmsr(uncore_global_ctrl_msr(u->kind), v);
 }
