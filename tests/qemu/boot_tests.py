@@ -542,6 +542,23 @@ def case_oracle(wd):
     return "%s regions exact in %.1f s" % (m.group(1), r["seconds"])
 
 
+def case_oracle_xcore(wd):
+    """The cross-core kernels under the oracle with two vCPUs: each side's model exact on
+    the vCPU that ran it (predictions and observations matched by vcpu=)."""
+    out = os.path.join(wd, "oracle_xcore.txt")
+    r = run(["--oracle", "--oracle-out", out, "--smp", "2", "--", "tests=xcore.*"], wd,
+            "oracle_xcore", timeout=240)
+    tests, summary, header, text = clean_run(r, "oracle -smp 2")
+    expect(summary[0] == 3, "want the three xcore checks passed, got %s" % (summary,))
+    m = re.search(r"^oracle: (\d+) regions predicted, (\d+) observed, 0 differences, 0 plugin errors",
+                  r["out"], re.M)
+    expect(m, "oracle comparison did not come out clean:\n" + r["out"][-3000:])
+    vcpus = set(re.findall(r"^# oracle: region id=\d+ seq=\d+ vcpu=(\d+) kernel=(?:pingpong|"
+                           r"produce|consume|false_share)", text, re.M))
+    expect(vcpus == {"0", "1"}, "cross-core regions predicted on vCPUs %s, want 0 and 1" % vcpus)
+    return "%s regions exact on vCPUs 0 and 1 in %.1f s" % (m.group(1), r["seconds"])
+
+
 def oracle_negative(fault, quantity):
     def case(wd):
         out = os.path.join(wd, "oracle_%s.txt" % fault)
@@ -795,6 +812,7 @@ CASES = [
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
     ("oracle: every region's model matches what QEMU executed", case_oracle),
     ("oracle: one load too few is caught", oracle_negative("loads", "loads")),
+    ("oracle -smp 2: the cross-core kernels' models exact on both vCPUs", case_oracle_xcore),
     ("oracle: a branch target off by one is caught", oracle_negative("lbr", "lbr")),
     ("bad option: unknown", bad_option("frobnicate=1", "frobnicate=1: unknown option")),
     ("bad option: malformed number", bad_option("reps=12x", "reps=12x:")),
