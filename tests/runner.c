@@ -235,6 +235,12 @@ bool runner_per_cpu(const struct check *ck)
 	return false;
 }
 
+/* Checks of the whole package or of two CPUs: run after every CPU's own checks. */
+static bool package_wide(const struct check *ck)
+{
+	return group_named_prefix("uncore", ck->name) || group_named_prefix("xcore", ck->name);
+}
+
 /* The CPUs the per-CPU checks run on: the chosen ones that run pmuboot, BSP first. */
 static unsigned run_cpus[MAX_CPUS], nrun;
 static bool tagged;		/* several, or not the BSP: names carry "@apicN" */
@@ -398,11 +404,11 @@ enum run_status runner_run(const struct options *o)
 	tap_plan(&tap, planned);
 
 	/* The bootstrap processor: every check in suite order (the per-CPU ones only if it
-	 * was chosen). */
+	 * was chosen) but the package-wide ones, which run last. */
 	for (size_t k = 0; k < suite_count; k++) {
 		const struct check *ck = &suite_checks[k];
 
-		if (runner_per_cpu(ck) && !bsp_runs)
+		if ((runner_per_cpu(ck) && !bsp_runs) || package_wide(ck))
 			continue;
 		for (unsigned i = 0; i < instances_of(ck); i++)
 			run_instance(o, ck, i, 0, NULL);
@@ -427,6 +433,18 @@ enum run_status runner_run(const struct options *o)
 		if (!lost_at[0])
 			run_on(cpu, pmu_cpu_restore, &pmu_cpus[cpu], 1000000);
 		pmu_select(0);
+	}
+	/* Last, on the bootstrap processor: the checks of the whole package (uncore) and of
+	 * two CPUs at once, after every CPU's own, which they would otherwise disturb (lines
+	 * left modified in another core; an uncore left counting; under the emulated PMU, a
+	 * cache model running on every CPU once the free-running IMC counters were read). */
+	for (size_t k = 0; k < suite_count; k++) {
+		const struct check *ck = &suite_checks[k];
+
+		if (!package_wide(ck))
+			continue;
+		for (unsigned i = 0; i < instances_of(ck); i++)
+			run_instance(o, ck, i, 0, NULL);
 	}
 	return tap_summary(&tap) ? RUN_FAIL : RUN_PASS;
 }
