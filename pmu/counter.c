@@ -400,14 +400,19 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 
 struct pmu_state pmu_boot_state;
 
-void pmu_boot_save(void)
+/* Checks start from a quiet PMU: whatever the firmware left counting is saved and stopped
+ * (and comes back at exit), the LVT entry masked. */
+static void save_and_quiet(const struct pmu_caps *p, struct pmu_state *s)
 {
-	/* Checks start from a quiet PMU: whatever the firmware left counting is stopped
-	 * (and comes back at exit). */
-	if (pmu.version >= 1 && pmu_save(&pmu, &pmu_boot_state) == 0) {
-		pmu_reset(&pmu);
+	if (p->version >= 1 && pmu_save(p, s) == 0) {
+		pmu_reset(p);
 		hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
 	}
+}
+
+void pmu_boot_save(void)
+{
+	save_and_quiet(&pmu, &pmu_boot_state);
 }
 
 void pmu_boot_restore(void)
@@ -426,10 +431,7 @@ void pmu_cpu_probe(void *arg)
 	cpu_info_read(&pc->cpu);
 	pmu_discover(&pc->caps, &pc->cpu);
 	memset(&pc->boot, 0, sizeof(pc->boot));
-	if (pc->caps.version >= 1 && pmu_save(&pc->caps, &pc->boot) == 0) {
-		pmu_reset(&pc->caps);
-		hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
-	}
+	save_and_quiet(&pc->caps, &pc->boot);
 	pc->probed = true;
 }
 

@@ -355,9 +355,10 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 		const struct smp_cpu *sc = &smp.cpu[cpu];
 
 		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "fatal: unexpected exception %s "
-			     "(vector %u) at RIP 0x%llx on CPU %u (APIC ID %u); the CPU goes on",
-			     trap_name(sc->fault_vector), sc->fault_vector,
-			     (unsigned long long)sc->fault_rip, cpu, sc->apic_id);
+			     "(vector %u, error code 0x%llx) at RIP 0x%llx on CPU %u (APIC ID %u); "
+			     "the CPU goes on", trap_name(sc->fault_vector), sc->fault_vector,
+			     (unsigned long long)sc->fault_error, (unsigned long long)sc->fault_rip,
+			     cpu, sc->apic_id);
 		ctx.status = CHECK_FAIL;
 		current = NULL;
 		run_on(cpu, ap_cleanup, &ctx, 1000000);
