@@ -30,6 +30,15 @@ SRCS_C := $(wildcard boot/*.c arch/x86/*.c lib/*.c pmu/*.c tests/*.c tests/kerne
 SRCS_S := $(wildcard arch/x86/*.S pmu/*.S tests/kernels/*.S)
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 
+# The event catalogs generated at build time from Debian's libpfm4 (libpfm4-dev) by
+# tests/host/gen_catalog.c, one per model of pmu/catalog_models.h: build/gen/pmu/, never
+# committed. The stamp runs the generator once for all of them.
+GEN_CATALOG    := $(BUILD)/gen_catalog
+CATALOG_GEN    := $(BUILD)/gen/pmu
+CATALOG_MODELS := $(shell sed -n 's/^.X.\([a-z0-9_]*\),.*/\1/p' pmu/catalog_models.h)
+CATALOG_SRCS   := $(CATALOG_MODELS:%=$(CATALOG_GEN)/catalog_%.c)
+OBJS           += $(CATALOG_SRCS:%.c=$(BUILD)/obj/%.o)
+
 EFI    := $(BUILD)/pmuboot.efi
 IMG    := $(BUILD)/pmuboot.img
 
@@ -50,6 +59,19 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c $< -o $@
+
+$(GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/host/catalog_rules.h \
+		pmu/catalog.h pmu/catalog_models.h arch/x86/msr.h
+	@mkdir -p $(@D)
+	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -o $@ tests/host/gen_catalog.c \
+		tests/host/catalog_rules.c -lpfm
+
+$(CATALOG_GEN)/.stamp: $(GEN_CATALOG)
+	@mkdir -p $(@D)
+	$(GEN_CATALOG) $(CATALOG_GEN)
+	@touch $@
+
+$(CATALOG_SRCS): $(CATALOG_GEN)/.stamp ;
 
 $(BUILD)/pmuboot.so: $(OBJS) $(LDSCRIPT)
 	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -o $@ -lefi -lgnuefi

@@ -39,6 +39,7 @@ CFG_PATH=::/EFI/BOOT/pmuboot.cfg
 DEPS=(
 	"gcc:gcc" "make:make" "gnu-efi:/usr/lib/crt0-efi-x86_64.o" "mtools:mcopy"
 	"gdisk:sgdisk" "qemu-system-x86:qemu-system-x86_64" "ovmf:$OVMF_CODE"
+	"libpfm4-dev:/usr/include/perfmon/pfmlib.h"
 )
 
 die() { echo "run.sh: $*" >&2; exit 2; }

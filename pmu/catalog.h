@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "pmu/catalog_models.h"
 #include "pmu/event.h"
 #include "pmu/pmu.h"
 
@@ -35,19 +36,27 @@ enum pmu_event_unit {
 #define PMU_EVF_ALIAS		(1U << 6)	/* another spelling of the entry that follows the
 						 * same encoding (a seed's name where libpfm4's
 						 * differs); listed, counted once */
+#define PMU_EVF_DEFAULT		(1U << 7)	/* the unit mask libpfm4 takes when the event is
+						 * named alone ("INST_RETIRED" finds it) */
+#define PMU_EVF_FRONTEND	(1U << 8)	/* needs MSR_PEBS_FRONTEND (msr/msr_value) */
 
 struct pmu_event_def {
 	/* The SDM's spelling, EVENT.UMASK in upper case ("MEM_LOAD_RETIRED.L3_MISS"; an event
 	 * without unit masks is just EVENT). */
 	const char *name;
-	uint8_t event, umask, cmask;
-	uint8_t flags;			/* PMU_EVF_* */
+	uint8_t event, umask, cmask;	/* event 0 (core): a pseudo-encoding only a fixed
+					 * counter counts (Linux's 0x0300 for fixed counter
+					 * 2); no GP counter may take it */
+	uint16_t flags;			/* PMU_EVF_* */
 	uint32_t counters;		/* bit i: GP counter i (or uncore counter i) may count it;
 					 * 0: any */
-	int8_t fixed;			/* the fixed counter that counts it, or -1 */
+	int8_t fixed;			/* the fixed counter that counts it, or -1 (the IMC:
+					 * enum uncore_imc_ctr) */
+	uint8_t unit;			/* enum pmu_event_unit: where it is counted */
 	uint16_t msr;			/* extra MSR the event needs (offcore response, load
 					 * latency), 0 if none */
-	uint64_t msr_value;		/* ... and what to write there */
+	uint64_t msr_value;		/* ... and what to write there (the IMC: the counter's
+					 * offset from MCHBAR) */
 	const char *desc;		/* one line, or NULL */
 };
 
@@ -57,13 +66,21 @@ struct pmu_catalog {
 	const char *title;		/* "Intel Nehalem core" */
 	const char *source;		/* "generated from libpfm4 4.13.0 (nhm)" or
 					 * "seed 001_dad58ad4a296bcf3.txt Tables 3-1 to 3-3" */
-	enum pmu_event_unit unit;	/* for catalogs of several units: the first event's */
+	enum pmu_event_unit unit;	/* for catalogs of several units: the first event's
+					 * (each event's is pmu_event_def.unit) */
 	const struct pmu_event_def *events;
 	unsigned count;
 };
 
 /* Every catalog pmuboot has, NULL-terminated. */
 extern const struct pmu_catalog *const pmu_catalogs[];
+
+/* The hand-written catalogs (pmu/catalog_arch.c, pmu/catalog_skl_unc.c) and the generated
+ * ones (pmu/catalog_models.h). */
+extern const struct pmu_catalog pmu_catalog_arch, pmu_catalog_skl_unc;
+#define PMU_CATALOG_EXTERN(m, title, unit) extern const struct pmu_catalog pmu_catalog_##m;
+PMU_CATALOG_GENERATED(PMU_CATALOG_EXTERN)
+#undef PMU_CATALOG_EXTERN
 
 /* The catalogs that apply to microarchitecture u, in lookup order (its core events, its
  * uncore, then the architectural events). Returns how many were stored (at most max). */
@@ -88,7 +105,8 @@ unsigned pmu_catalog_suggest(const struct pmu_catalog *const *cats, unsigned nca
 
 /* A counting selector for a core event (USR and OS as asked, EN set, the rest from def). */
 struct pmu_evtsel pmu_catalog_evtsel(const struct pmu_event_def *def, bool usr, bool os);
-/* Whether GP counter idx may count def (its counters mask). */
+/* Whether GP counter idx may count def (its counters mask; never a fixed-only
+ * pseudo-encoding). */
 bool pmu_catalog_counter_ok(const struct pmu_event_def *def, unsigned idx);
 
 #endif /* PMU_CATALOG_H */

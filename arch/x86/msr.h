@@ -118,6 +118,11 @@
 #define  PEBS_DATACFG_LBRS		BIT_ULL(3)
 #define  PEBS_DATACFG_LBR_SHIFT		24		/* bits 31:24: LBR entries - 1 */
 #define  PEBS_DATACFG_LBR_ENTRIES	GENMASK_ULL(31, 24)
+/* Off-core response: the request/response mask of OFFCORE_RESPONSE_0/1 (Nehalem B7H/01H;
+ * Westmere to Ice Lake BBH/01H for the second; Atom cores B7H/02H; Golden Cove 2AH/2BH; SDM
+ * Vol. 3B 18.8.5, Linux intel_*_extra_regs). */
+#define MSR_OFFCORE_RSP_0		0x000001a6
+#define MSR_OFFCORE_RSP_1		0x000001a7
 #define MSR_PEBS_LD_LAT_THRESHOLD	0x000003f6	/* bits 15:0: minimum load latency */
 #define  PEBS_LD_LAT_THRESHOLD_MASK	GENMASK_ULL(15, 0)
 #define MSR_PEBS_FRONTEND		0x000003f7	/* Skylake+: FRONTEND_RETIRED sub-event */
