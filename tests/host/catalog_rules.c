@@ -113,6 +113,10 @@ const struct cat_fixed cat_fixed_encodings[] = {
 	{ ALL_CORE, 0x00, 0x03, 2, LNX("FIXED_EVENT_CONSTRAINT(0x0300, 2) CPU_CLK_UNHALTED.REF") },
 	{ "icl,icx,spr", 0x00, 0x04, 3, LNX("intel_icl/glc_event_constraints FIXED 0x0400 SLOTS") },
 	{ "icl,icx,spr", 0x00, 0x01, 0, LNX("intel_icl/glc_event_constraints FIXED 0x0100 INST_RETIRED.PREC_DIST") },
+	/* Fixed counter 1 as event 00H umask 02H: libpfm4's (Intel's event tables') spelling of
+	 * CPU_CLK_UNHALTED.THREAD/CORE on these models, by the pattern of Linux's 0x0100, 0x0300
+	 * and 0x0400 (fixed counter n: umask n + 1). */
+	{ "glm,tmt,icl,icx,spr", 0x00, 0x02, 1, "libpfm4 glm/spr CPU_CLK_UNHALTED 0x0200; " LNX("FIXED pseudo-encoding pattern") },
 	{ "icl,icx", 0xc0, 0x01, 0, LNX("intel_icl_event_constraints FIXED 0x01c0 old INST_RETIRED.PREC_DIST") },
 	{ "spr", 0x3c, 0x01, 2, LNX("intel_glc_event_constraints FIXED 0x013c CPU_CLK_UNHALTED.REF_TSC_P") },
 };
@@ -127,10 +131,11 @@ const struct cat_extra cat_extras[] = {
 	  LNX("intel_westmere/snb/skl/icl_extra_regs 0x01bb MSR_OFFCORE_RSP_1") },
 	{ "slm,glm,tmt,knl,knm", 0xb7, 0x02, MSR_OFFCORE_RSP_1, PMU_EVF_OFFCORE,
 	  LNX("intel_slm/glm/knl_extra_regs 0x02b7 MSR_OFFCORE_RSP_1") },
+	/* Golden Cove: 2AH/01H RSP_0 (Linux intel_glc_extra_regs; its 2BH/01H RSP_1 has no
+	 * libpfm4 4.13 event: that version encodes spr OFFCORE_RESPONSE_1 as 2AH too, so those
+	 * entries count through RSP_0 like OFFCORE_RESPONSE_0's) */
 	{ "spr", 0x2a, 0x01, MSR_OFFCORE_RSP_0, PMU_EVF_OFFCORE,
 	  LNX("intel_glc_extra_regs 0x012a MSR_OFFCORE_RSP_0") },
-	{ "spr", 0x2b, 0x01, MSR_OFFCORE_RSP_1, PMU_EVF_OFFCORE,
-	  LNX("intel_glc_extra_regs 0x012b MSR_OFFCORE_RSP_1") },
 	{ "nhm,wsm", 0x0b, 0x10, MSR_PEBS_LD_LAT_THRESHOLD, PMU_EVF_LDLAT,
 	  LNX("INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG(0x100b)") },
 	{ "snb,ivb,hsw,bdw,skl,skx,icl,icx,spr", 0xcd, 0x01, MSR_PEBS_LD_LAT_THRESHOLD, PMU_EVF_LDLAT,
