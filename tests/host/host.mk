@@ -80,7 +80,7 @@ $(HOST_GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/h
 	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -o $@ tests/host/gen_catalog.c \
 		tests/host/catalog_rules.c -lpfm
 
-$(HOST_CATALOG_GEN)/.stamp: $(HOST_GEN_CATALOG)
+$(HOST_CATALOG_GEN)/.stamp: $(HOST_GEN_CATALOG) $(wildcard /usr/lib/*/libpfm.so.4 /usr/lib/libpfm.so.4)
 	@mkdir -p $(@D)
 	$(HOST_GEN_CATALOG) $(HOST_CATALOG_GEN)
 	@touch $@
