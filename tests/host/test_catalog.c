@@ -309,6 +309,36 @@ static void test_counters_and_fixed(void **state)
 	assert_false(pmu_catalog_counter_ok(d, 1));
 }
 
+/* Skylake's FRONTEND_RETIRED sub-events (libpfm4's MSR_PEBS_FRONTEND values) against seed
+ * 003_96ceb334bbe99654.txt Table 18-58 and the IDQ_READ_BUBBLES fields of arch/x86/msr.h. */
+static void test_frontend_seed003(void **state)
+{
+	static const struct { const char *name; uint64_t value; } rows[] = {
+		{ "FRONTEND_RETIRED.DSB_MISS", 0x11 },
+		{ "FRONTEND_RETIRED.L1I_MISS", 0x12 },
+		{ "FRONTEND_RETIRED.L2_MISS", 0x13 },
+		{ "FRONTEND_RETIRED.ITLB_MISS", 0x14 },
+		{ "FRONTEND_RETIRED.STLB_MISS", 0x15 },
+		/* IDQ_READ_BUBBLES (6H), latency 1, 4 bubbles */
+		{ "FRONTEND_RETIRED.IDQ_4_BUBBLES",
+		  0x6 | 1ULL << PEBS_FRONTEND_IDQ_BUBBLE_LEN_SHIFT |
+			  4ULL << PEBS_FRONTEND_IDQ_BUBBLE_WIDTH_SHIFT },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(rows); i++) {
+		const struct pmu_event_def *d = find_in(UARCH_SKYLAKE, rows[i].name, NULL);
+
+		assert_non_null(d);
+		assert_int_equal(d->event, 0xc6);
+		assert_int_equal(d->umask, 0x01);
+		assert_true(d->flags & PMU_EVF_FRONTEND);
+		assert_int_equal(d->msr, MSR_PEBS_FRONTEND);
+		assert_int_equal(d->msr_value, rows[i].value);
+		assert_int_equal(d->msr_value & PEBS_FRONTEND_EVTSEL, rows[i].value & 0xff);
+	}
+}
+
 /* Every catalog: names upper case and unique, aliases followed by their event, units set,
  * at most one default unit mask per event. */
 static void test_integrity(void **state)
@@ -663,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_evtsel),
 		cmocka_unit_test(test_counters_and_fixed),
+		cmocka_unit_test(test_frontend_seed003),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_arch_agrees),
 		cmocka_unit_test(test_skl_unc_agrees),
