@@ -34,6 +34,11 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/
 HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
 	test_oracle_decode
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
+HOST_TESTS += test_report
+HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report/json.c \
+	tests/report/compare.c
+HOST_EXTRA_DEPS_test_report := tests/report/report.h tests/report/json.h tests/report/compare.h
+HOST_LDLIBS_test_report := -lm
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
@@ -78,7 +83,7 @@ host-clean:
 define HOST_TEST_RULE
 $(HOST_BUILD)/$(1): tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_EXTRA_DEPS_$(1)) $$(HOST_HDRS) $$(HOST_MK)
 	@mkdir -p $$(@D)
-	$$(HOST_CC) $$(HOST_CFLAGS) -o $$@ tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_LDLIBS)
+	$$(HOST_CC) $$(HOST_CFLAGS) -o $$@ tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_LDLIBS) $$(HOST_LDLIBS_$(1))
 endef
 $(foreach t,$(HOST_TESTS),$(eval $(call HOST_TEST_RULE,$(t))))
 
