@@ -101,6 +101,23 @@ size_t uefi_load_options(char *buf, size_t size, char *note, size_t notelen)
 			     (unsigned)loaded_image->LoadOptionsSize);
 		return 0;
 	}
+	/* iPXE (chain/boot of an EFI image) passes "NAME.EFI ARGS": the image's own name first,
+	 * as argv[0]. A first word ending in ".efi" is that name, not an option. */
+	{
+		int w = 0;
+
+		while (w < n && buf[w] != ' ')
+			w++;
+		if (w > 4 && (buf[w - 4] == '.') && (buf[w - 3] | 0x20) == 'e' &&
+		    (buf[w - 2] | 0x20) == 'f' && (buf[w - 1] | 0x20) == 'i') {
+			int skip = w < n ? w + 1 : w;
+
+			fmt_snprintf(note, notelen, "boot option text, %d bytes (first word %.*s taken "
+				     "as the image's name)", n, w < 40 ? w : 40, buf);
+			memmove(buf, buf + skip, (size_t)(n - skip) + 1);
+			return (size_t)(n - skip);
+		}
+	}
 	fmt_snprintf(note, notelen, "boot option text, %d bytes", n);
 	return (size_t)n;
 }

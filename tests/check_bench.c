@@ -34,9 +34,14 @@
 #define STORE_CEILING_BPT	4096ULL
 #define MAX_POINTS		32
 
+/* Under -icount (option icount, and the oracle's runs) the TSC counts instructions: the
+ * curve is flat by construction, so one short repetition per point keeps those runs short. */
+#define ICOUNT_MAX_STEPS	CHASE_MIN_STEPS
+#define ICOUNT_MAX_BYTES	(64ULL << 10)
+
 static unsigned bench_reps(void)
 {
-	unsigned r = plat.opt.reps;
+	unsigned r = plat.opt.icount ? 1 : plat.opt.reps;
 
 	return r < 1 ? 1 : r > BENCH_MAX_REPS ? BENCH_MAX_REPS : r;
 }
@@ -85,6 +90,8 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 		void *head = chase_build(plat.buf, nodes, CHASE_STRIDE, CHASE_SEED);
 
 		n = n < CHASE_MIN_STEPS ? CHASE_MIN_STEPS : n > CHASE_MAX_STEPS ? CHASE_MAX_STEPS : n;
+		if (plat.opt.icount && n > ICOUNT_MAX_STEPS)
+			n = ICOUNT_MAX_STEPS;
 		d = diff_tsc(&kernel_chase_desc, n, head, nodes >= CHASE_ONE_REP_NODES ? 1 : reps);
 		lat = ratio100(d, n);			/* TSC ticks per load, in hundredths */
 		/* ns: d * 10^6 / kHz, exact while d < 1.8e13 ticks */
@@ -138,6 +145,8 @@ enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 
 	if (max > STORE_MAX_BYTES)
 		max = STORE_MAX_BYTES;
+	if (plat.opt.icount && max > ICOUNT_MAX_BYTES)
+		max = ICOUNT_MAX_BYTES;
 	if (max < STORE_MIN_BYTES)
 		return check_fail(c, "measured=test buffer %llu bytes expected=at least %llu bytes",
 				  (unsigned long long)plat.buf_size,

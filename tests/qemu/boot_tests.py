@@ -997,6 +997,47 @@ def case_lava(wd):
         jobs, len(tests), sum(1 for l in raw.splitlines() if l.startswith("#")))
 
 
+def case_netboot_ipxe(wd):
+    """UEFI network boot as a lab does it: OVMF's NIC option ROM (iPXE) fetches a script over
+    TFTP that fetches pmuboot.cfg and chains BOOTX64.EFI with an argument."""
+    tftp = os.path.join(wd, "tftp")
+    os.makedirs(tftp, exist_ok=True)
+    subprocess.run(["cp", os.path.join(ROOT, "build", "pmuboot.efi"),
+                    os.path.join(tftp, "BOOTX64.EFI")], check=True)
+    subprocess.run(["cp", "/usr/share/OVMF/OVMF_VARS_4M.fd", os.path.join(tftp, "vars.fd")],
+                   check=True)
+    with open(os.path.join(tftp, "pmuboot.cfg"), "w") as f:
+        f.write("tests=cpuid.*,fault.ud\nreps=3\n")
+    with open(os.path.join(tftp, "boot.ipxe"), "w") as f:
+        f.write("#!ipxe\nimgfetch pmuboot.cfg\nchain BOOTX64.EFI tests=cpuid.*\n")
+    log = os.path.join(wd, "netboot.log")
+    cmd = ["qemu-system-x86_64", "-M", "q35", "-m", "256", "-nodefaults", "-display", "none",
+           "-no-reboot", "-monitor", "none",
+           "-drive", "if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd",
+           "-drive", "if=pflash,format=raw,file=" + os.path.join(tftp, "vars.fd"),
+           "-netdev", "user,id=n0,tftp=%s,bootfile=boot.ipxe" % tftp,
+           "-device", "virtio-net-pci,netdev=n0",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", "file:" + log]
+    p = subprocess.run(["timeout", "120"] + cmd, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    text = read(log)
+    if "iPXE" not in text and p.returncode != 33:
+        raise Fail("no iPXE option ROM booted (package ipxe-qemu?): QEMU status %d %s"
+                   % (p.returncode, p.stdout[-500:]))
+    expect(p.returncode == 33, "QEMU status %d, want 33 (pass)\n%s" % (p.returncode, text[-1500:]))
+    tests, summary, header, _ = parse_tap(text)
+    cfg = header_value(header, "config")
+    expect(re.search(r"pmuboot\.cfg: \d+ bytes; load options: boot option text, \d+ bytes "
+                     r"\(first word BOOTX64\.EFI taken as the image's name\)", cfg),
+           "config line: %r" % cfg)
+    opts = header_value(header, "options")
+    expect("tests=cpuid.* reps=3 " in opts, "the command line did not win over pmuboot.cfg, "
+           "or pmuboot.cfg was not read: %r" % opts)
+    expect([t.description for t in tests] == ["cpuid.sanity"], "ran %r"
+           % [t.description for t in tests])
+    return "pmuboot.cfg from iPXE's image store, the chain argument over it"
+
+
 CASES = [
     ("default run: header, parseable TAP, no failure", case_default),
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
@@ -1052,6 +1093,7 @@ CASES = [
     ("report: results.json, JUnit XML and pictures from a real boot's log", case_report),
     ("compare: a check that got worse is named and fails; bad input refused", case_compare),
     ("lava: the monitors pattern turns every result line into a test case", case_lava),
+    ("network boot: iPXE fetches pmuboot.cfg and chains BOOTX64.EFI with arguments", case_netboot_ipxe),
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
