@@ -197,6 +197,13 @@ int uefi_read_cfg(char *buf, size_t size, size_t *len, char *note, size_t notele
 			fmt_snprintf(note, notelen, "none beside the app");
 			return 0;
 		}
+		/* Loaded by the firmware's own PXE or HTTP boot: the device is a NIC with no
+		 * file system, so nothing can be beside the app (iPXE provides one). */
+		if (st == EFI_UNSUPPORTED) {
+			fmt_snprintf(note, notelen, "none: the app's device has no file system "
+				     "(network boot)");
+			return 0;
+		}
 		fmt_snprintf(note, notelen, "cannot open: EFI status 0x%lx", (unsigned long)st);
 		return -1;
 	}

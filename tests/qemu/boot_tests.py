@@ -1035,7 +1035,22 @@ def case_netboot_ipxe(wd):
            "or pmuboot.cfg was not read: %r" % opts)
     expect([t.description for t in tests] == ["cpuid.sanity"], "ran %r"
            % [t.description for t in tests])
-    return "pmuboot.cfg from iPXE's image store, the chain argument over it"
+    # the firmware's own PXE (no iPXE ROM): no file system, no load options; the run goes on
+    subprocess.run(["cp", "/usr/share/OVMF/OVMF_VARS_4M.fd", os.path.join(tftp, "vars.fd")],
+                   check=True)
+    log2 = os.path.join(wd, "netboot_pxe.log")
+    cmd = [c.replace("bootfile=boot.ipxe", "bootfile=BOOTX64.EFI") for c in cmd]
+    cmd[cmd.index("virtio-net-pci,netdev=n0")] = "virtio-net-pci,netdev=n0,romfile="
+    cmd[-1] = "file:" + log2
+    p = subprocess.run(["timeout", "120"] + cmd, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    text = read(log2)
+    expect(p.returncode == 33, "PXE: QEMU status %d, want 33\n%s" % (p.returncode, text[-1500:]))
+    tests, summary, header, _ = parse_tap(text)
+    expect(header_value(header, "config") == "pmuboot.cfg: none: the app's device has no file "
+           "system (network boot); load options: none", "PXE config line: %r"
+           % header_value(header, "config"))
+    return "iPXE: pmuboot.cfg from its image store, the chain argument over it; PXE: defaults"
 
 
 CASES = [
@@ -1093,7 +1108,7 @@ CASES = [
     ("report: results.json, JUnit XML and pictures from a real boot's log", case_report),
     ("compare: a check that got worse is named and fails; bad input refused", case_compare),
     ("lava: the monitors pattern turns every result line into a test case", case_lava),
-    ("network boot: iPXE fetches pmuboot.cfg and chains BOOTX64.EFI with arguments", case_netboot_ipxe),
+    ("network boot: iPXE (pmuboot.cfg fetched, arguments) and the firmware's own PXE", case_netboot_ipxe),
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
