@@ -41,6 +41,7 @@ OBJS           += $(CATALOG_SRCS:%.c=$(BUILD)/obj/%.o)
 
 EFI    := $(BUILD)/pmuboot.efi
 IMG    := $(BUILD)/pmuboot.img
+REPORT_TOOL := $(BUILD)/pmuboot-report
 
 # Disk image: GPT with one FAT32 EFI system partition at 1 MiB (sector 2048).
 IMG_SIZE_MIB := 72
@@ -48,8 +49,8 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle vpmu kut vpmu-test check host-test qemu-test clean
-all: $(EFI) $(IMG)
+.PHONY: all image oracle vpmu kut vpmu-test check host-test qemu-test clean report-tool
+all: $(EFI) $(IMG) $(REPORT_TOOL)
 image: $(IMG)
 
 $(BUILD)/obj/%.o: %.c
@@ -101,6 +102,8 @@ ORACLE_SO   := $(BUILD)/oracle.so
 ORACLE_CMP  := $(BUILD)/oracle_compare
 ORACLE_SRCS := tests/qemu/oracle.c tests/qemu/oracle_decode.c
 HOST_TOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I.
+REPORT_SRCS := tests/report/report.c tests/report/parse.c tests/report/output.c \
+	tests/report/json.c tests/report/compare.c
 
 $(PLUGIN_HDR): tests/qemu/fetch-plugin-header.sh
 	tests/qemu/fetch-plugin-header.sh $(QEMU_SRC)
@@ -112,6 +115,13 @@ $(ORACLE_CMP): tests/qemu/oracle_compare.c
 	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $<
 
 oracle: $(ORACLE_SO) $(ORACLE_CMP)
+
+# The host report tool (./run.sh report, ./run.sh compare): serial log -> results.json,
+# JUnit XML, gnuplot pictures; two results.json -> what changed.
+report-tool: $(REPORT_TOOL)
+$(REPORT_TOOL): $(REPORT_SRCS) $(wildcard tests/report/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $(REPORT_SRCS) -lm
 
 # The emulated Intel PMU: Debian's QEMU source of the installed version with the patch
 # series in tests/qemu/vpmu/patches, built in the cache outside the clone (the script

@@ -6,7 +6,14 @@
 #                 [--vpmu] [--erratum NAME] [--log FILE] [--com2 FILE] [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
 #   ./run.sh image
+#   ./run.sh report [LOG] [--out DIR]
+#   ./run.sh compare A.json B.json [--threshold PCT] [--min-abs X] [--moved-is-worse]
 #
+# report: reads a serial log (default build/serial.log) and writes DIR (default
+# build/report): results.json, junit.xml, and with gnuplot chase_latency, store_bandwidth
+# and measured_expected as .svg (and .png); exits 0, 1 (no pictures), 2 (bad input).
+# compare: what changed from A to B (two results.json); exits 0 when no check got worse,
+# 1 when some did, 2 on bad input.
 # qemu: writes OPTIONs (pmuboot options, e.g. tests=fault.* reps=5) into the ESP's
 # pmuboot.cfg of a private copy of build/pmuboot.img, boots it, streams the serial port to
 # the terminal and to the log (default build/serial.log), and exits
@@ -41,12 +48,15 @@ DEPS=(
 	"gdisk:sgdisk" "qemu-system-x86:qemu-system-x86_64" "ovmf:$OVMF_CODE"
 	"libpfm4-dev:/usr/include/perfmon/pfmlib.h"
 )
+# What `report` and `compare` need (the host tool and its pictures).
+REPORT_DEPS=("gcc:gcc" "make:make" "gnuplot-nox:gnuplot")
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-ensure_deps() {
-	local missing=() d pkg what
-	for d in "${DEPS[@]}"; do
+ensure_deps() {	# [PKG:PROOF...] (default: DEPS)
+	local missing=() d pkg what list=("$@")
+	((${#list[@]})) || list=("${DEPS[@]}")
+	for d in "${list[@]}"; do
 		pkg=${d%%:*}; what=${d#*:}
 		if [[ $what == /* ]]; then [[ -e $what ]] || missing+=("$pkg")
 		else command -v "$what" >/dev/null 2>&1 || missing+=("$pkg"); fi
@@ -221,9 +231,36 @@ cmd_qemu() {
 	esac
 }
 
+# report [LOG] [--out DIR]: results.json, junit.xml and pictures from a serial log.
+cmd_report() {
+	local log=build/serial.log out=build/report have_log=0
+	while (($#)); do
+		case $1 in
+		--out) out=${2:?--out needs a directory}; shift ;;
+		-h|--help) usage ;;
+		-*) die "report: unknown argument '$1' (report [LOG] [--out DIR])" ;;
+		*) ((have_log)) && die "report: more than one log ('$1')"; log=$1; have_log=1 ;;
+		esac
+		shift
+	done
+	[[ -f $log ]] || die "report: no log '$log' (run ./run.sh qemu first, or name a serial log)"
+	ensure_deps "${REPORT_DEPS[@]}"
+	make -s report-tool >&2 || die "could not build the report tool (make report-tool)"
+	exec build/pmuboot-report report "$log" --out "$out"
+}
+
+# compare A.json B.json [--threshold PCT] [--min-abs X] [--moved-is-worse]
+cmd_compare() {
+	ensure_deps "gcc:gcc" "make:make"
+	make -s report-tool >&2 || die "could not build the report tool (make report-tool)"
+	exec build/pmuboot-report compare "$@"
+}
+
 case ${1:-} in
 qemu) shift; cmd_qemu "$@" ;;
+report) shift; cmd_report "$@" ;;
+compare) shift; cmd_compare "$@" ;;
 image) shift; ensure_deps; make -s image && echo "run.sh: built build/pmuboot.img" ;;
 -h|--help|"") usage ;;
-*) die "unknown command '$1' (qemu or image)" ;;
+*) die "unknown command '$1' (qemu, image, report or compare)" ;;
 esac

@@ -101,6 +101,23 @@ size_t uefi_load_options(char *buf, size_t size, char *note, size_t notelen)
 			     (unsigned)loaded_image->LoadOptionsSize);
 		return 0;
 	}
+	/* iPXE (chain/boot of an EFI image) passes "NAME.EFI ARGS": the image's own name first,
+	 * as argv[0]. A first word ending in ".efi" is that name, not an option. */
+	{
+		int w = 0;
+
+		while (w < n && buf[w] != ' ')
+			w++;
+		if (w > 4 && (buf[w - 4] == '.') && (buf[w - 3] | 0x20) == 'e' &&
+		    (buf[w - 2] | 0x20) == 'f' && (buf[w - 1] | 0x20) == 'i') {
+			int skip = w < n ? w + 1 : w;
+
+			fmt_snprintf(note, notelen, "boot option text, %d bytes (first word %.*s taken "
+				     "as the image's name)", n, w < 40 ? w : 40, buf);
+			memmove(buf, buf + skip, (size_t)(n - skip) + 1);
+			return (size_t)(n - skip);
+		}
+	}
 	fmt_snprintf(note, notelen, "boot option text, %d bytes", n);
 	return (size_t)n;
 }
@@ -178,6 +195,13 @@ int uefi_read_cfg(char *buf, size_t size, size_t *len, char *note, size_t notele
 	if (!f) {
 		if (st == EFI_NOT_FOUND) {
 			fmt_snprintf(note, notelen, "none beside the app");
+			return 0;
+		}
+		/* Loaded by the firmware's own PXE or HTTP boot: the device is a NIC with no
+		 * file system, so nothing can be beside the app (iPXE provides one). */
+		if (st == EFI_UNSUPPORTED) {
+			fmt_snprintf(note, notelen, "none: the app's device has no file system "
+				     "(network boot)");
 			return 0;
 		}
 		fmt_snprintf(note, notelen, "cannot open: EFI status 0x%lx", (unsigned long)st);

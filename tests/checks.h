@@ -123,6 +123,9 @@ enum check_status check_selftest_fail(struct check_ctx *c);
 enum check_status check_selftest_hang(struct check_ctx *c);
 enum check_status check_selftest_fault(struct check_ctx *c);
 enum check_status check_selftest_hang_irqs_off(struct check_ctx *c);
+/* tests/check_bench.c: TSC-only benchmarks with "# data:" lines */
+enum check_status check_bench_chase_latency(struct check_ctx *c);
+enum check_status check_bench_store_bandwidth(struct check_ctx *c);
 /* tests/check_system.c */
 enum check_status check_system_unexpected_interrupts(struct check_ctx *c);
 /* After every check, however it ended (the watchdog too): stops the PMU, puts DEBUGCTL to

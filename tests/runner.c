@@ -13,10 +13,11 @@
 #include "tests/checks.h"
 #include "tests/tap.h"
 
-#define DIAG_BUF_LEN	2048
+#define DIAG_BUF_LEN	8192	/* bench.*: up to ~40 '# data:' lines */
 
 static struct tap tap;
 static struct check_ctx *current;
+static unsigned progress_k, progress_n;	/* "# progress: k/n name" before each check */
 static char diag_buf[DIAG_BUF_LEN];
 static size_t diag_len;
 
@@ -336,6 +337,7 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 	if (!runner_selected(o, ck, ctx.name))
 		return true;
 	instance_name_on(ck, i, cpu, ctx.name, sizeof(ctx.name));
+	con_printf("# progress: %u/%u %s\n", ++progress_k, progress_n, ctx.name);
 	ctx.check = ck;
 	ctx.instance = i;
 	ctx.status = CHECK_FAIL;
@@ -403,6 +405,8 @@ enum run_status runner_run(const struct options *o)
 	tap_init(&tap, tap_out, NULL);
 	tap_version(&tap);
 	tap_plan(&tap, planned);
+	progress_k = 0;
+	progress_n = planned;
 
 	/* The bootstrap processor: every check in suite order (the per-CPU ones only if it
 	 * was chosen) but the package-wide ones, which run last. */

@@ -166,6 +166,11 @@ const struct check suite_checks[] = {
 	  check_uncore_nhm_qmc_writes, 0, 0, 0, 0 },
 	{ "uncore.nhm.occupancy_empty", "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
 	  check_uncore_nhm_occupancy_empty, 0, 0, 0, 0 },
+	/* TSC-only benchmarks: the report's latency curve and store bandwidth (tests/check_bench.c). */
+	{ "bench.chase_latency", "pointer-chase latency over working sets 4 KiB..the test buffer (TSC per load; # data: lines)",
+	  check_bench_chase_latency, 0, 60000, 0, 0 },
+	{ "bench.store_bandwidth", "store kernels' bandwidth over 16 KiB..64 MiB (bytes per TSC tick, MB/s; # data: lines)",
+	  check_bench_store_bandwidth, 0, 60000, 0, 0 },
 	{ "system.unexpected_interrupts", "no interrupt arrived without a handler during the run",
 	  check_system_unexpected_interrupts, 0, 0, 0, 0 },
 };

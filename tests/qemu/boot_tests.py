@@ -9,13 +9,17 @@ error messages). Cases run two at a time. Prints one TAP-like line per case and 
 on the emulated PMU (titles starting "vpmu") instead of the others.
 """
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
+
+import yaml
 
 from tap.parser import Parser
 
@@ -807,6 +811,248 @@ def case_errata_table_complete(wd):
     return "%d errata, each with a row" % len(known)
 
 
+# ---------------------------------------------------------------- report, compare, LAVA
+
+REPORT_TESTS = "tests=cpuid.*,fault.*,apic.*,icount.loop_delta,bench.*,system.*,selftest.fail"
+
+
+def tool(args, what):
+    """Runs ./run.sh ARGS; returns (status, output)."""
+    p = subprocess.run([os.path.join(ROOT, "run.sh")] + args, cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+                       errors="replace")
+    return p.returncode, p.stdout
+
+
+def report_of(log, out):
+    rc, text = tool(["report", log, "--out", out], "report")
+    expect(rc == 0, "run.sh report exited %d, want 0:\n%s" % (rc, text[-2000:]))
+    with open(os.path.join(out, "results.json")) as f:
+        return json.load(f), text
+
+
+def case_report(wd):
+    r = run(["--", REPORT_TESTS], wd, "report")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (selftest.fail fails)" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    out = os.path.join(wd, "report.out")
+    res, said = report_of(r["log_path"], out)
+    expect(res["format"] == "pmuboot-report/1", "format %r" % res.get("format"))
+    expect(res["complete"] and res["plan"] == len(tests), "complete/plan wrong: %r %r"
+           % (res["complete"], res["plan"]))
+    expect(res["facts"]["vendor"] == "AuthenticAMD" and res["facts"]["bsp_apic_id"] == 0,
+           "facts: %r" % res["facts"])
+    checks = res["checks"]
+    expect(len(checks) == len(tests), "%d checks in results.json, %d TAP results"
+           % (len(checks), len(tests)))
+    for t, c in zip(tests, checks):
+        want = "skip" if t.skip else "pass" if t.ok else "fail"
+        expect(c["number"] == t.number and c["name"] == t.description and c["status"] == want,
+               "TAP %d %s (%s) is %r in results.json" % (t.number, t.description, want,
+                                                         (c["number"], c["name"], c["status"])))
+        expect(c["cpu"] == 0 and c["group"] == t.description.split(".")[0], "cpu/group of %s: %r"
+               % (c["name"], (c["cpu"], c["group"])))
+    byname = {c["name"]: c for c in checks}
+    fail = byname["selftest.fail"]
+    expect(fail["measured"]["kind"] == "number" and fail["measured"]["value"] == 1 and
+           fail["expected"]["value"] == 2, "selftest.fail measured/expected: %r %r"
+           % (fail["measured"], fail["expected"]))
+    expect(byname["icount.loop_delta"]["skip_reason"].startswith("option icount not set"),
+           "skip reason not kept")
+    lat = byname["bench.chase_latency"]
+    expect(lat["unit"] == "tsc_per_load" and lat["measured"]["kind"] == "range",
+           "bench.chase_latency unit/measured: %r %r" % (lat["unit"], lat["measured"]))
+    pts = res["data"].get("chase_latency", [])
+    expect(len(pts) >= 10 and all(p["values"]["tsc_per_load"] > 0 for p in pts),
+           "chase_latency data: %r" % pts[:3])
+    expect(len(res["data"].get("store_bandwidth", [])) >= 9, "store_bandwidth data missing")
+    # JUnit: well-formed, one testcase per check, counts as in the log
+    root = ET.parse(os.path.join(out, "junit.xml")).getroot()
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    nfail = sum(1 for c in cases if c.find("failure") is not None)
+    nskip = sum(1 for c in cases if c.find("skipped") is not None)
+    expect(len(cases) == len(tests) and int(suite.get("tests")) == len(cases) and
+           int(root.get("tests")) == len(cases), "JUnit has %d testcases (tests=%s), log %d"
+           % (len(cases), suite.get("tests"), len(tests)))
+    expect((nfail, nskip) == (summary[1], summary[2]) and int(suite.get("failures")) == nfail and
+           int(suite.get("skipped")) == nskip, "JUnit failures/skipped %d/%d, log %r"
+           % (nfail, nskip, summary))
+    expect(cases[0].get("classname") == "cpuid" and cases[0].get("name") == "cpuid.sanity",
+           "testcase naming: %r" % cases[0].attrib)
+    for pic in ("chase_latency", "store_bandwidth", "measured_expected"):
+        svg = os.path.join(out, pic + ".svg")
+        expect(os.path.getsize(svg) > 1000, "%s missing or empty" % svg)
+        expect(ET.parse(svg).getroot().tag.endswith("svg"), "%s is not SVG" % svg)
+    return "%d checks as in the log, JUnit counts agree, %d latency points, 3 SVGs" % (
+        len(checks), len(pts))
+
+
+def case_compare(wd):
+    r = run(["--", "tests=cpuid.*,fault.*,system.*"], wd, "compare_a")
+    tests, summary, header, text = clean_run(r)
+    a, _ = report_of(r["log_path"], os.path.join(wd, "compare_a.out"))
+    # the same log with fault.ud failing: what a regression between two runs looks like
+    with open(r["log_path"], "rb") as f:
+        raw = f.read().decode("ascii", "replace")
+    m = re.search(r"^ok (\d+) fault\.ud #", raw, re.M)
+    expect(m, "no fault.ud result")
+    raw = raw[:m.start()] + "not " + raw[m.start():]
+    raw = re.sub(r"^(\d+) passed, 0 failed", lambda x: "%d passed, 1 failed" % (int(x.group(1)) - 1),
+                 raw, flags=re.M)
+    blog = os.path.join(wd, "compare_b.log")
+    with open(blog, "w") as f:
+        f.write(raw)
+    report_of(blog, os.path.join(wd, "compare_b.out"))
+    ja, jb = (os.path.join(wd, "compare_%s.out" % x, "results.json") for x in "ab")
+    rc, out = tool(["compare", ja, jb], "compare")
+    expect(rc == 1, "compare A B exited %d, want 1:\n%s" % (rc, out))
+    expect(re.search(r"^worse: fault\.ud: pass -> fail", out, re.M), "change not named:\n" + out)
+    expect("summary: 1 worse" in out, "summary wrong:\n" + out)
+    rc, out = tool(["compare", jb, ja], "compare")
+    expect(rc == 0 and "better: fault.ud: fail -> pass" in out, "B -> A: %d\n%s" % (rc, out))
+    rc, out = tool(["compare", ja, ja], "compare")
+    expect(rc == 0 and "0 worse" in out, "A -> A: %d\n%s" % (rc, out))
+    # bad input: named, status 2, no crash
+    bad = os.path.join(wd, "compare_bad.json")
+    with open(bad, "w") as f:
+        f.write('{"format": "pmuboot-report/1", "checks": [')
+    for args, words in ((["compare", ja, bad], "malformed JSON at line 1"),
+                        (["compare", ja, os.path.join(wd, "nosuch.json")], "No such file"),
+                        (["compare", ja, os.path.join(ROOT, "tests/lava/qemu.yaml")], "malformed JSON"),
+                        (["report", ja, "--out", os.path.join(wd, "x")],
+                         "not a pmuboot log"),
+                        (["report", os.path.join(wd, "nosuch.log")], "no log")):
+        rc, out = tool(args, "bad input")
+        expect(rc == 2 and words in out, "%s: status %d, want 2 and %r:\n%s"
+               % (" ".join(args), rc, words, out))
+    return "worse, better and unchanged told apart; bad input refused with status 2"
+
+
+def lava_results(monitor, text):
+    """What LAVA's monitors test action records from text: it waits for start, then
+    repeatedly takes the earliest match of end or pattern (pexpect, re.DOTALL)."""
+    start = re.compile(monitor["start"], re.DOTALL)
+    end = re.compile(monitor["end"], re.DOTALL)
+    pat = re.compile(monitor["pattern"], re.DOTALL)
+    m = start.search(text)
+    expect(m, "LAVA start string %r not found" % monitor["start"])
+    pos, out = m.end(), []
+    while True:
+        e, t = end.search(text, pos), pat.search(text, pos)
+        if t and (not e or t.start() < e.start()):
+            out.append(t)
+            pos = t.end()
+        else:
+            expect(e, "LAVA end pattern %r not found" % monitor["end"])
+            return out
+
+
+def case_lava(wd):
+    r = run(["--", REPORT_TESTS], wd, "lava")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (selftest.fail fails)" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    with open(r["log_path"], "rb") as f:
+        raw = f.read().decode("ascii", "replace")	# as LAVA reads it: CR LF, escapes
+    jobs = 0
+    for name in ("qemu.yaml", "board.yaml"):
+        with open(os.path.join(ROOT, "tests", "lava", name)) as f:
+            job = yaml.safe_load(f)
+        expect(job.get("device_type") and isinstance(job.get("actions"), list),
+               "%s: no device_type or actions" % name)
+        kinds = [list(a)[0] for a in job["actions"]]
+        expect(kinds == ["deploy", "boot", "test"], "%s: actions %r" % (name, kinds))
+        mon = job["actions"][2]["test"]["monitors"][0]
+        for key in ("name", "start", "end", "pattern", "fixupdict"):
+            expect(key in mon, "%s: monitors has no %s" % (name, key))
+        pat = re.compile(mon["pattern"], re.DOTALL)
+        for g in ("result", "test_case_id", "measurement", "units"):
+            expect(g in pat.groupindex, "%s: pattern has no group %s" % (name, g))
+        got = lava_results(mon, raw)
+        expect(len(got) == len(tests), "%s: %d LAVA test cases, %d TAP results"
+               % (name, len(got), len(tests)))
+        ids = set()
+        for t, m in zip(tests, got):
+            g = m.groupdict()
+            want = "skip" if t.skip else "pass" if t.ok else "fail"
+            res = mon["fixupdict"].get(g["result"], g["result"])
+            expect(g["test_case_id"] == t.description and res == want,
+                   "%s: TAP %d %s %s read as %r -> %s" % (name, t.number, t.description, want,
+                                                         g, res))
+            case = re.sub(r"\W+", "_", g["test_case_id"].strip().lower())
+            expect(case not in ids, "%s: LAVA case id %s twice" % (name, case))
+            ids.add(case)
+            if g["measurement"] is not None:
+                float(g["measurement"])		# LAVA stores it as a decimal
+            unit = re.search(r" unit=(\S+)", m.group(0))
+            expect((g["units"] or None) == (unit.group(1) if unit else None),
+                   "%s: units of %s: %r" % (name, t.description, g["units"]))
+        expect(any(m.group("units") == "tsc_per_load" for m in got), "%s: no units read" % name)
+        # no header, diagnostic, progress or data line is a test case
+        for line in raw.splitlines():
+            if line.lstrip("\r").startswith("#") or "# pmuboot" in line:
+                expect(not pat.search(line + "\n"), "%s: pattern matches %r" % (name, line))
+        jobs += 1
+    return "%d jobs, %d result lines each, none from %d other lines" % (
+        jobs, len(tests), sum(1 for l in raw.splitlines() if l.startswith("#")))
+
+
+def case_netboot_ipxe(wd):
+    """UEFI network boot as a lab does it: OVMF's NIC option ROM (iPXE) fetches a script over
+    TFTP that fetches pmuboot.cfg and chains BOOTX64.EFI with an argument."""
+    tftp = os.path.join(wd, "tftp")
+    os.makedirs(tftp, exist_ok=True)
+    subprocess.run(["cp", os.path.join(ROOT, "build", "pmuboot.efi"),
+                    os.path.join(tftp, "BOOTX64.EFI")], check=True)
+    subprocess.run(["cp", "/usr/share/OVMF/OVMF_VARS_4M.fd", os.path.join(tftp, "vars.fd")],
+                   check=True)
+    with open(os.path.join(tftp, "pmuboot.cfg"), "w") as f:
+        f.write("tests=cpuid.*,fault.ud\nreps=3\n")
+    with open(os.path.join(tftp, "boot.ipxe"), "w") as f:
+        f.write("#!ipxe\nimgfetch pmuboot.cfg\nchain BOOTX64.EFI tests=cpuid.*\n")
+    log = os.path.join(wd, "netboot.log")
+    cmd = ["qemu-system-x86_64", "-M", "q35", "-m", "256", "-nodefaults", "-display", "none",
+           "-no-reboot", "-monitor", "none",
+           "-drive", "if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd",
+           "-drive", "if=pflash,format=raw,file=" + os.path.join(tftp, "vars.fd"),
+           "-netdev", "user,id=n0,tftp=%s,bootfile=boot.ipxe" % tftp,
+           "-device", "virtio-net-pci,netdev=n0",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", "file:" + log]
+    p = subprocess.run(["timeout", "120"] + cmd, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    text = read(log)
+    if "iPXE" not in text and p.returncode != 33:
+        raise Fail("no iPXE option ROM booted (package ipxe-qemu?): QEMU status %d %s"
+                   % (p.returncode, p.stdout[-500:]))
+    expect(p.returncode == 33, "QEMU status %d, want 33 (pass)\n%s" % (p.returncode, text[-1500:]))
+    tests, summary, header, _ = parse_tap(text)
+    cfg = header_value(header, "config")
+    expect(re.search(r"pmuboot\.cfg: \d+ bytes; load options: boot option text, \d+ bytes "
+                     r"\(first word BOOTX64\.EFI taken as the image's name\)", cfg),
+           "config line: %r" % cfg)
+    opts = header_value(header, "options")
+    expect("tests=cpuid.* reps=3 " in opts, "the command line did not win over pmuboot.cfg, "
+           "or pmuboot.cfg was not read: %r" % opts)
+    expect([t.description for t in tests] == ["cpuid.sanity"], "ran %r"
+           % [t.description for t in tests])
+    # the firmware's own PXE (no iPXE ROM): no file system, no load options; the run goes on
+    subprocess.run(["cp", "/usr/share/OVMF/OVMF_VARS_4M.fd", os.path.join(tftp, "vars.fd")],
+                   check=True)
+    log2 = os.path.join(wd, "netboot_pxe.log")
+    cmd = [c.replace("bootfile=boot.ipxe", "bootfile=BOOTX64.EFI") for c in cmd]
+    cmd[cmd.index("virtio-net-pci,netdev=n0")] = "virtio-net-pci,netdev=n0,romfile="
+    cmd[-1] = "file:" + log2
+    p = subprocess.run(["timeout", "120"] + cmd, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    text = read(log2)
+    expect(p.returncode == 33, "PXE: QEMU status %d, want 33\n%s" % (p.returncode, text[-1500:]))
+    tests, summary, header, _ = parse_tap(text)
+    expect(header_value(header, "config") == "pmuboot.cfg: none: the app's device has no file "
+           "system (network boot); load options: none", "PXE config line: %r"
+           % header_value(header, "config"))
+    return "iPXE: pmuboot.cfg from its image store, the chain argument over it; PXE: defaults"
+
+
 CASES = [
     ("default run: header, parseable TAP, no failure", case_default),
     ("icount: count(2N)-count(N)=4N exactly", case_icount),
@@ -859,6 +1105,10 @@ CASES = [
     ("shell: load options override pmuboot.cfg", case_shell_args),
     ("shell: boot-services=keep returns to the shell", case_shell_keep_return),
     ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
+    ("report: results.json, JUnit XML and pictures from a real boot's log", case_report),
+    ("compare: a check that got worse is named and fails; bad input refused", case_compare),
+    ("lava: the monitors pattern turns every result line into a test case", case_lava),
+    ("network boot: iPXE (pmuboot.cfg fetched, arguments) and the firmware's own PXE", case_netboot_ipxe),
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
