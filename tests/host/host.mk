@@ -24,7 +24,7 @@ endif
 
 HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SANITIZE)
 
-HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/x86/cpuid.h \
+HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h boot/measure_opt.h tests/tap.h arch/x86/cpuid.h \
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/pmu_run.h \
 	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h
@@ -34,13 +34,15 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/
 HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
 	test_oracle_decode
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
+HOST_TESTS += test_measure_opt
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
 HOST_MODS_test_string :=
 HOST_MODS_test_fmt := lib/fmt.c lib/string.c
 HOST_MODS_test_stats := lib/stats.c
-HOST_MODS_test_options := boot/options.c lib/fmt.c lib/string.c
+HOST_MODS_test_options := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
+HOST_MODS_test_measure_opt := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
 HOST_MODS_test_tap := tests/tap.c lib/fmt.c lib/string.c
 HOST_MODS_test_cpuid := arch/x86/cpuid.c arch/x86/tsc.c pmu/pmu.c lib/fmt.c lib/string.c
 HOST_MODS_test_acpi := arch/x86/acpi.c lib/string.c
