@@ -166,6 +166,8 @@ const struct check suite_checks[] = {
 	  check_uncore_nhm_qmc_writes, 0, 0, 0, 0 },
 	{ "uncore.nhm.occupancy_empty", "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
 	  check_uncore_nhm_occupancy_empty, 0, 0, 0, 0 },
+	{ "measure", "the user's event lists (measure=EVENTS@KERNEL:SIZE): each event counted over its kernel",
+	  check_measure, 0, 0, measure_instances, measure_instance_name },
 	{ "system.unexpected_interrupts", "no interrupt arrived without a handler during the run",
 	  check_system_unexpected_interrupts, 0, 0, 0, 0 },
 };
