@@ -335,6 +335,8 @@ static int parse_named(struct measure_event *e, struct sl ev, char *err, size_t 
 	}
 	if (!priv)
 		e->usr = e->os = true;
+	if (e->raw)
+		e->cmask_set = false;	/* a raw event's cmask is its field, c=N or not */
 	return 0;
 }
 

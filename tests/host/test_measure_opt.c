@@ -332,6 +332,7 @@ static void test_round_trip(void **state)
 		"measure=skl::MEM_LOAD_RETIRED:L3_MISS:u:c=0:i,X:k:e:t@chase:1M list=coverage",
 		"measure=cpu/event=0xd1,umask=0x20,cmask=1,inv,edge,any,usr,os/@chase_cold "
 		"measure=r301c4,cpu/event=1,name=x.y/u,rc4:k@store_nt:4096 list=checks,coverage",
+		"measure=r220d:c=1:k,r23:i:e:t:u@loop4",	/* found by fuzz_options_cmdline */
 		"list=events",
 		"list",
 	};
