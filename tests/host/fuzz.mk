@@ -20,8 +20,7 @@ FUZZ_DICT      := tests/host/fuzz.dict
 
 FUZZ_HARNESSES := fuzz_options_cfg fuzz_options_cmdline fuzz_measure fuzz_catalog
 FUZZ_OPT_MODS  := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
-FUZZ_CAT_MODS  := pmu/catalog.c pmu/catalog_arch.c pmu/catalog_skl_unc.c $(CATALOG_SRCS) \
-	pmu/event.c
+FUZZ_CAT_MODS  := $(HOST_CATALOG_MODS) pmu/event.c	# tests/host/host.mk's
 FUZZ_MODS_fuzz_options_cfg     := $(FUZZ_OPT_MODS)
 FUZZ_MODS_fuzz_options_cmdline := $(FUZZ_OPT_MODS)
 FUZZ_MODS_fuzz_measure         := $(FUZZ_OPT_MODS) tests/user_events.c $(FUZZ_CAT_MODS)
