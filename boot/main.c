@@ -112,7 +112,7 @@ static void uncore_header_line(const char *line)
 static void print_header(void)
 {
 	const struct cpu_info *ci = &plat.cpu;
-	char a[32], b[32], line[256];
+	char a[32], b[32], line[512];	/* con_printf's limit: long measure= lists */
 
 	con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
 	con_printf("# cpu: %s (%s) family 0x%x model 0x%x stepping %u signature 0x%08x \"%s\"\n",

@@ -4,7 +4,8 @@
 #   make fuzz       a short run of every harness (FUZZ_TIME seconds each, fixed seed); a crash,
 #                   a sanitizer report or a failed assertion fails the build
 #   make fuzz-long  FUZZ_LONG_TIME seconds each (default 1 hour), e.g.
-#                   make fuzz-long FUZZ_LONG_TIME=28800 FUZZ_JOBS=2
+#                   make fuzz-long FUZZ_LONG_TIME=28800 FUZZ_PAR="-jobs=2 -workers=2"
+#                   (parallel jobs write their output to fuzz-N.log in the current directory)
 # Seeds: tests/host/corpus/<harness>/ (kept small, in git); what the runs find goes to
 # build/fuzz/corpus/<harness>/, crashes to build/fuzz/<harness>-crash-*.
 
@@ -12,9 +13,9 @@ FUZZ_CC        ?= clang
 FUZZ_BUILD     ?= $(BUILD)/fuzz
 FUZZ_TIME      ?= 20
 FUZZ_LONG_TIME ?= 3600
-FUZZ_JOBS      ?= 1
+FUZZ_PAR       ?=
 FUZZ_SEED      ?= 1
-FUZZ_CFLAGS    ?= -std=gnu11 -g -O1 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. \
+FUZZ_CFLAGS    ?= -std=gnu11 -g -O2 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DICT      := tests/host/fuzz.dict
 
@@ -45,7 +46,7 @@ $(foreach h,$(FUZZ_HARNESSES),$(eval $(call FUZZ_RULE,$(h))))
 # -print_final_stats gives execs/s; libFuzzer exits non-zero on any crash or leak.
 fuzz_run = mkdir -p $(FUZZ_BUILD)/corpus/$(1) && \
 	$(FUZZ_BUILD)/$(1) -max_total_time=$(2) -seed=$(FUZZ_SEED) -max_len=4096 -timeout=10 \
-		-dict=$(FUZZ_DICT) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
+		-dict=$(FUZZ_DICT) $(FUZZ_PAR) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_BUILD)/$(1)- \
 		$(FUZZ_BUILD)/corpus/$(1) tests/host/corpus/$(1) 2>&1 | \
 		tee $(FUZZ_BUILD)/$(1).log | grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|fuzz assertion)|Done [0-9]+ runs' ; \
