@@ -18,14 +18,15 @@ const struct measure_kernel_info measure_kernels[MK_COUNT] = {
 	[MK_DIV_LOOP] = { "div_loop", false, 10000, 1, MEASURE_ITERS_MAX, 1,
 			  "iterations of XOR, 64-bit DIV, 8 dependent ADDs, DEC, JNZ (12 instructions)" },
 	[MK_BRANCH_LFSR] = { "branch_lfsr", false, 20000, 1, MEASURE_ITERS_MAX, 1,
-			     "iterations of a branch on a pseudo-random LFSR bit (10 instructions; "
-			     "about half mispredicted)" },
+			     "iterations of a branch on a pseudo-random LFSR bit (10 instructions, 11 "
+			     "when it falls through; 2 branches; about half mispredicted)" },
 	[MK_BRANCH_ALT] = { "branch_alt", false, 20000, 1, MEASURE_ITERS_MAX, 1,
-			    "iterations of a branch taken every other time (7 instructions; learnt)" },
+			    "iterations of a branch taken every other time (7 instructions, 8 when it "
+			    "falls through; 2 branches; learnt)" },
 	[MK_BIGCODE] = { "bigcode", false, 100, 1, 1ULL << 20, 1,
 			 "iterations over 64 KiB of straight-line code (16386 instructions)" },
 	[MK_SMALLCODE] = { "smallcode", false, 1000, 1, 1ULL << 24, 1,
-			   "iterations over 2 KiB of straight-line code" },
+			   "iterations over 2 KiB of straight-line code (514 instructions)" },
 	[MK_CHASE] = { "chase", true, 256ULL << 10, 128, 1ULL << 40, 64,
 		       "bytes of a warm pointer chase, one node per 64-byte line in random order "
 		       "(n = SIZE/64 loads: one more pass)" },

@@ -84,4 +84,8 @@ void events_list_print(void)
 				   d->flags & PMU_EVF_ALIAS ? " alias" : "", "", where, cat->model);
 		}
 	}
+	con_printf("# kernels for measure=EVENTS@KERNEL:SIZE (SIZE: N[K|M|G]):\n");
+	for (unsigned k = 0; k < MK_COUNT; k++)
+		con_printf("# kernel %s: SIZE = %s; default %llu\n", measure_kernels[k].name,
+			   measure_kernels[k].what, (unsigned long long)measure_kernels[k].def_size);
 }

@@ -410,6 +410,36 @@ def case_vpmu_measure(wd):
     return "%s in %.1f s" % (summary, r["seconds"])
 
 
+def case_vpmu_measure_kernels(wd):
+    """Every memory and iteration kernel measure= offers, set up and counted: the models' loads,
+    stores and instructions per iteration."""
+    r = run(["--vpmu", "--cpu", "Skylake-Client", "--",
+             "measure=MEM_INST_RETIRED.ALL_LOADS@chase:64K",
+             "measure=MEM_INST_RETIRED.ALL_LOADS,MEM_LOAD_RETIRED.L3_MISS@chase_cold:4M",
+             "measure=MEM_INST_RETIRED.ALL_STORES@store_nt:1M",
+             "measure=MEM_INST_RETIRED.ALL_STORES@store_ntdq",
+             "measure=INST_RETIRED.ANY@bigcode:10",
+             "measure=INST_RETIRED.ANY_P:k@div_loop",
+             "measure=INST_RETIRED.ANY_P,BR_INST_RETIRED.ALL_BRANCHES@branch_alt",
+             "measure=INST_RETIRED.ANY_P@add_chain:1K"], wd, "vpmu_measure_kernels")
+    tests, summary, header, text = clean_run(r)
+    want = {"chase.MEM_INST_RETIRED.ALL_LOADS": ("1.000", 1024),
+            "chase_cold.MEM_INST_RETIRED.ALL_LOADS": ("1.000", 32768),
+            "store_nt.MEM_INST_RETIRED.ALL_STORES": ("8.000", 8192),
+            "store_ntdq.MEM_INST_RETIRED.ALL_STORES": ("4.000", 8192),
+            "bigcode.INST_RETIRED.ANY": ("16386.000", 10),
+            "div_loop.INST_RETIRED.ANY_P.k": ("12.000", 10000),
+            "branch_alt.INST_RETIRED.ANY_P": ("7.500", 20000),   # 7, and a NOP when not taken
+            "branch_alt.BR_INST_RETIRED.ALL_BRANCHES": ("2.000", 20000),
+            "add_chain.INST_RETIRED.ANY_P": ("10.000", 1024)}
+    for name, (per, n) in want.items():
+        line = result_line(text, "measure." + name)
+        expect(line.startswith("ok ") and " per_iter=%s " % per in line and " n=%d " % n in line,
+               "measure.%s: want per_iter=%s n=%d: %r" % (name, per, n, line))
+    expect(summary[1] == 0 and len(tests) == 10, "want 10 results, none failed: %s" % (summary,))
+    return "%s in %.1f s" % (summary, r["seconds"])
+
+
 def boot_variant(args, header_check=None):
     def case(wd):
         r = run(args, wd, "variant_" + re.sub(r"\W+", "_", " ".join(args)))
@@ -949,6 +979,7 @@ CASES = [
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
     ("vpmu measure: exact counts on loop4, more events than counters multiplexed", case_vpmu_measure),
+    ("vpmu measure: every kernel set up and counted as its model says", case_vpmu_measure_kernels),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
      for label, cpu, v, allowed in VPMU_MODELS] + [
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
