@@ -127,11 +127,13 @@ static int resolve_named(struct uev_event *e, const struct measure_set *ms,
 	if (d->unit != PMU_UNIT_CORE)
 		return fail(err, errlen, ms, "event '%s' is an uncore event (%s): measure= counts "
 			    "core events only", m->name, e->cat ? e->cat->model : "?");
-	if (d->msr || (d->flags & (PMU_EVF_LDLAT | PMU_EVF_OFFCORE | PMU_EVF_FRONTEND)))
+	if (d->msr || (d->flags & (PMU_EVF_LDLAT | PMU_EVF_OFFCORE | PMU_EVF_FRONTEND |
+				   PMU_EVF_MATCH)))
 		return fail(err, errlen, ms, "event '%s' needs MSR 0x%x (%s) programmed too: "
 			    "measure= does not program extra MSRs", m->name, (unsigned)d->msr,
 			    (d->flags & PMU_EVF_LDLAT) ? "load latency" :
-			    (d->flags & PMU_EVF_FRONTEND) ? "front-end event" : "offcore response");
+			    (d->flags & PMU_EVF_FRONTEND) ? "front-end event" :
+			    (d->flags & PMU_EVF_OFFCORE) ? "offcore response" : "match register");
 	e->sel = pmu_catalog_evtsel(d, m->usr, m->os);
 	if (m->cmask_set)
 		e->sel.cmask = m->cmask;
