@@ -137,9 +137,10 @@ kut: vpmu
 vpmu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP) vpmu
 	/usr/bin/python3 tests/qemu/boot_tests.py --vpmu
 
-check: host-test qemu-test vpmu-test kut
+check: host-test fuzz qemu-test vpmu-test kut
 
 include tests/host/host.mk
+include tests/host/fuzz.mk
 
 qemu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP)
 	/usr/bin/python3 tests/qemu/boot_tests.py

@@ -31,6 +31,7 @@
 #include "pmu/counter.h"
 #include "pmu/pmu.h"
 #include "pmu/uncore.h"
+#include "tests/events_list.h"
 #include "tests/kernels/kernels.h"
 #include "tests/measure.h"
 #include "tests/runner.h"
@@ -111,7 +112,7 @@ static void uncore_header_line(const char *line)
 static void print_header(void)
 {
 	const struct cpu_info *ci = &plat.cpu;
-	char a[32], b[32], line[256];
+	char a[32], b[32], line[512];	/* con_printf's limit: long measure= lists */
 
 	con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
 	con_printf("# cpu: %s (%s) family 0x%x model 0x%x stepping %u signature 0x%08x \"%s\"\n",
@@ -473,17 +474,26 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	pmu_probe_cpuid(&plat.cpu);
 	if (!opt_err[0])
 		validate_cpus();
+	if (!opt_err[0])	/* measure= names against this CPU's catalogs */
+		measure_prepare(&plat.opt, opt_err, sizeof(opt_err));
 	if (!opt_err[0])
 		runner_validate_globs(&plat.opt, opt_err, sizeof(opt_err));
 	if (!opt_err[0] && plat.opt.list) {
 		con_printf("# %s %s (git %s)\n", PMUBOOT_NAME, PMUBOOT_VERSION, PMUBOOT_GIT);
-		runner_list();
+		if (plat.opt.list_what & LIST_CHECKS)
+			runner_list();
+		if (plat.opt.list_what & LIST_EVENTS)
+			events_list_print();
+		if (plat.opt.list_what & LIST_COVERAGE)
+			events_coverage_print();
 		platform_final_action(RUN_PASS, true);
 		return EFI_SUCCESS;
 	}
 	uefi_memory(&plat.mem_usable, &largest_free, &plat.mem_top);
 	if (!opt_err[0])
 		choose_buffer(largest_free);
+	if (!opt_err[0])
+		measure_check_buffer(plat.buf_size, opt_err, sizeof(opt_err));
 	if (opt_err[0])
 		return usage_exit();
 	stack_base = uefi_alloc_pages(STACK_SIZE);

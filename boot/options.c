@@ -361,6 +361,63 @@ static int parse_serial(struct options *o, struct slice tok, struct slice val, c
 	return 0;
 }
 
+/* list, list=checks|events|coverage|all[,...] */
+static int parse_list(struct options *o, struct slice tok, bool has_val, struct slice val,
+		      char *err, size_t errlen)
+{
+	unsigned what = 0;
+	size_t i = 0;
+
+	if (!has_val) {
+		o->list = true;
+		o->list_what = LIST_CHECKS | LIST_EVENTS;
+		return 0;
+	}
+	for (;;) {
+		struct slice w = { val.p + i, 0 };
+
+		while (i < val.n && val.p[i] != ',')
+			i++;
+		w.n = (size_t)(val.p + i - w.p);
+		if (slice_eq(w, "checks"))
+			what |= LIST_CHECKS;
+		else if (slice_eq(w, "events"))
+			what |= LIST_EVENTS;
+		else if (slice_eq(w, "coverage"))
+			what |= LIST_COVERAGE;
+		else if (slice_eq(w, "all"))
+			what |= LIST_CHECKS | LIST_EVENTS | LIST_COVERAGE;
+		else
+			return fail(err, errlen, tok, "expected checks, events, coverage or all");
+		if (i == val.n)
+			break;
+		i++;
+	}
+	o->list = true;
+	o->list_what = what;
+	return 0;
+}
+
+/* measure=EVENTS@KERNEL[:SIZE] (boot/measure_opt.c) or measure=none. */
+static int parse_measure(struct options *o, struct slice tok, bool has_val, struct slice val,
+			 char *err, size_t errlen)
+{
+	char merr[200];
+
+	if (!has_val || val.n == 0)
+		return fail(err, errlen, tok, "missing value");
+	if (slice_eq(val, "none")) {
+		o->nmeasure = 0;
+		return 0;
+	}
+	if (o->nmeasure >= MEASURE_MAX_SETS)
+		return fail(err, errlen, tok, "too many measure= sets (max %d)", MEASURE_MAX_SETS);
+	if (measure_parse(&o->measure[o->nmeasure], val.p, val.n, merr, sizeof(merr)))
+		return fail(err, errlen, tok, "%s", merr);
+	o->nmeasure++;
+	return 0;
+}
+
 static int parse_slice(struct options *o, struct slice tok, char *err, size_t errlen)
 {
 	struct slice key = tok, val = { "", 0 };
@@ -377,8 +434,13 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 		}
 	}
 
+	if (slice_eq(key, "list"))
+		return parse_list(o, tok, has_val, val, err, errlen);
+	if (slice_eq(key, "measure"))
+		return parse_measure(o, tok, has_val, val, err, errlen);
+
 	/* Flags. */
-	if (slice_eq(key, "force-pmu") || slice_eq(key, "list") || slice_eq(key, "icount") ||
+	if (slice_eq(key, "force-pmu") || slice_eq(key, "icount") ||
 	    slice_eq(key, "oracle") || slice_eq(key, "bts")) {
 		if (has_val)
 			return fail(err, errlen, tok, "flag takes no value");
@@ -386,8 +448,6 @@ static int parse_slice(struct options *o, struct slice tok, char *err, size_t er
 			o->force_pmu = true;
 		else if (slice_eq(key, "bts"))
 			o->bts = true;
-		else if (slice_eq(key, "list"))
-			o->list = true;
 		else if (slice_eq(key, "oracle"))
 			o->oracle = true;
 		else
@@ -503,6 +563,9 @@ int options_parse_text(struct options *o, const char *text, size_t len, const ch
 		}
 	}
 
+	bool prev_list = false, measured = false;
+	unsigned nmeasure0 = o->nmeasure;
+
 	while (i < end) {
 		char c = text[i];
 		size_t start;
@@ -544,8 +607,40 @@ int options_parse_text(struct options *o, const char *text, size_t len, const ch
 				if (off >= errlen)
 					off = errlen - 1;
 			}
-			if (parse_slice(o, tok, err ? err + off : NULL, err ? errlen - off : 0))
+			bool is_measure = tok.n >= 8 && !str_ncmp(tok.p, "measure=", 8);
+
+			/* The two-token form of the command line: "list coverage". */
+			if (prev_list && (slice_eq(tok, "checks") || slice_eq(tok, "events") ||
+					  slice_eq(tok, "coverage") || slice_eq(tok, "all"))) {
+				prev_list = false;
+				if (parse_list(o, tok, true, tok, err ? err + off : NULL,
+					       err ? errlen - off : 0))
+					return -1;
+				continue;
+			}
+			prev_list = slice_eq(tok, "list");
+			/* This source's first measure= replaces an earlier source's sets. */
+			if (is_measure && !measured) {
+				measured = true;
+				o->nmeasure = 0;
+			}
+			if (parse_slice(o, tok, err ? err + off : NULL, err ? errlen - off : 0)) {
+				if (is_measure && o->nmeasure == 0)
+					o->nmeasure = nmeasure0;
 				return -1;
+			}
+			if (is_measure && o->nmeasure) {
+				struct measure_set *ms = &o->measure[o->nmeasure - 1];
+				bool has_src = source && source[0];
+
+				if (has_src && multiline)
+					fmt_snprintf(ms->where, sizeof(ms->where), "%s line %u", source,
+						     line);
+				else if (has_src)
+					str_lcpy(ms->where, source, sizeof(ms->where));
+				else if (multiline)
+					fmt_snprintf(ms->where, sizeof(ms->where), "line %u", line);
+			}
 		}
 	}
 	err_clear(err, errlen);
@@ -666,8 +761,20 @@ int options_format(const struct options *o, char *buf, size_t len)
 		acc_printf(&a, "all");
 	if (o->force_pmu)
 		acc_printf(&a, " force-pmu");
-	if (o->list)
+	if (o->list && o->list_what == (LIST_CHECKS | LIST_EVENTS))
 		acc_printf(&a, " list");
+	else if (o->list)
+		acc_printf(&a, " list=%s%s%s%s%s", o->list_what & LIST_CHECKS ? "checks" : "",
+			   (o->list_what & LIST_CHECKS) && (o->list_what & ~LIST_CHECKS) ? "," : "",
+			   o->list_what & LIST_EVENTS ? "events" : "",
+			   (o->list_what & LIST_EVENTS) && (o->list_what & LIST_COVERAGE) ? "," : "",
+			   o->list_what & LIST_COVERAGE ? "coverage" : "");
+	for (unsigned i = 0; i < o->nmeasure && i < MEASURE_MAX_SETS; i++) {
+		char m[MEASURE_MAX_EVENTS * (MEASURE_NAME_LEN + 16) + 64];
+
+		measure_set_format(&o->measure[i], m, sizeof(m));
+		acc_printf(&a, " measure=%s", m);
+	}
 	if (o->icount)
 		acc_printf(&a, " icount");
 	if (o->oracle)

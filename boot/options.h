@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "boot/measure_opt.h"
 
 #define OPT_MAX_GLOBS	16
 #define OPT_GLOB_LEN	64
@@ -56,7 +57,8 @@ struct options {
 	enum opt_on_exit on_exit;	/* on-exit=shutdown|reboot|halt|return */
 	enum opt_boot_services boot_services;	/* boot-services=exit|keep */
 	bool force_pmu;			/* force-pmu */
-	bool list;			/* list */
+	bool list;			/* list, list=WHAT[,WHAT] */
+	unsigned list_what;		/* LIST_CHECKS | LIST_EVENTS | LIST_COVERAGE */
 	bool icount;			/* icount: TSC counts retired instructions (QEMU -icount shift=0) */
 	bool oracle;			/* oracle: print every region's model prediction */
 	enum opt_oracle_fault oracle_fault;	/* oracle-fault=none|loads|lbr|insns */
@@ -67,7 +69,17 @@ struct options {
 	 * numbers and ranges, "0,2-3". Default all. */
 	uint64_t cpus;
 	bool cpus_set;
+	/* measure=EVENT[,EVENT...]@KERNEL[:SIZE], repeatable within one source (pmuboot.cfg, the
+	 * command line); the first in a later source replaces the earlier source's sets;
+	 * measure=none clears them. */
+	struct measure_set measure[MEASURE_MAX_SETS];
+	unsigned nmeasure;
 };
+
+/* list=: what `list` prints (bare `list`: the checks and the events). */
+#define LIST_CHECKS	(1U << 0)
+#define LIST_EVENTS	(1U << 1)
+#define LIST_COVERAGE	(1U << 2)
 
 void options_defaults(struct options *o);
 

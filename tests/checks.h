@@ -118,6 +118,11 @@ enum check_status check_xcore_pingpong(struct check_ctx *c);
 enum check_status check_xcore_producer_consumer(struct check_ctx *c);
 enum check_status check_xcore_false_sharing(struct check_ctx *c);
 
+/* tests/check_measure.c: the user's event lists (measure=), one instance per event */
+enum check_status check_measure(struct check_ctx *c);
+unsigned measure_instances(void);
+void measure_instance_name(unsigned i, char *buf, size_t len);
+
 /* tests/check_selftest.c: fail, hang or fault by design; manual */
 enum check_status check_selftest_fail(struct check_ctx *c);
 enum check_status check_selftest_hang(struct check_ctx *c);

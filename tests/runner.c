@@ -98,7 +98,7 @@ static void instance_full_name(const struct check *ck, unsigned i, char *buf, si
 {
 	str_lcpy(buf, ck->name, len);
 	if (ck->instance_name) {
-		char suffix[40];
+		char suffix[72];	/* measure.<set>.<EVENT> */
 
 		ck->instance_name(i, suffix, sizeof(suffix));
 		str_lcat(buf, ".", len);
@@ -115,8 +115,9 @@ bool runner_selected(const struct options *o, const struct check *ck, const char
 {
 	bool manual = ck->flags & CHECK_MANUAL;
 
+	/* measure= without tests=: the user's events only. */
 	if (o->ntests == 0)
-		return !manual;
+		return !manual && (!o->nmeasure || group_named_prefix("measure", full_name));
 	for (unsigned i = 0; i < o->ntests; i++) {
 		if (!glob_match(o->tests[i], full_name))
 			continue;

@@ -171,6 +171,8 @@ const struct check suite_checks[] = {
 	  check_bench_chase_latency, 0, 60000, 0, 0 },
 	{ "bench.store_bandwidth", "store kernels' bandwidth over 16 KiB..64 MiB (bytes per TSC tick, MB/s; # data: lines)",
 	  check_bench_store_bandwidth, 0, 60000, 0, 0 },
+	{ "measure", "the user's event lists (measure=EVENTS@KERNEL:SIZE): each event counted over its kernel",
+	  check_measure, 0, 0, measure_instances, measure_instance_name },
 	{ "system.unexpected_interrupts", "no interrupt arrived without a handler during the run",
 	  check_system_unexpected_interrupts, 0, 0, 0, 0 },
 };

@@ -24,16 +24,18 @@ endif
 
 HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SANITIZE)
 
-HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/x86/cpuid.h \
+HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h boot/measure_opt.h tests/tap.h arch/x86/cpuid.h \
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/pmu_run.h \
-	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h
+	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
+	tests/user_events.h pmu/catalog.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
 HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
 	test_oracle_decode
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
+HOST_TESTS += test_measure_opt test_user_events
 HOST_TESTS += test_catalog test_catalog_pfm
 HOST_TESTS += test_report
 HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report/json.c \
@@ -46,7 +48,8 @@ HOST_LIBS_test_report := -lm
 HOST_MODS_test_string :=
 HOST_MODS_test_fmt := lib/fmt.c lib/string.c
 HOST_MODS_test_stats := lib/stats.c
-HOST_MODS_test_options := boot/options.c lib/fmt.c lib/string.c
+HOST_MODS_test_options := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
+HOST_MODS_test_measure_opt := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
 HOST_MODS_test_tap := tests/tap.c lib/fmt.c lib/string.c
 HOST_MODS_test_cpuid := arch/x86/cpuid.c arch/x86/tsc.c pmu/pmu.c lib/fmt.c lib/string.c
 HOST_MODS_test_acpi := arch/x86/acpi.c lib/string.c
@@ -78,6 +81,9 @@ HOST_MODS_test_catalog_pfm := $(HOST_CATALOG_MODS) tests/host/catalog_rules.c li
 HOST_LIBS_test_catalog_pfm := -lpfm
 HOST_EXTRA_DEPS_test_catalog := pmu/catalog.h pmu/catalog_models.h
 HOST_EXTRA_DEPS_test_catalog_pfm := pmu/catalog.h pmu/catalog_models.h tests/host/catalog_rules.h
+# measure= lists resolved against the catalogs as the firmware links them.
+HOST_MODS_test_user_events := tests/user_events.c boot/options.c boot/measure_opt.c \
+	$(HOST_CATALOG_MODS) pmu/event.c lib/fmt.c lib/string.c
 
 $(HOST_GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/host/catalog_rules.h \
 		pmu/catalog.h pmu/catalog_models.h arch/x86/msr.h

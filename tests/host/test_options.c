@@ -92,7 +92,7 @@ static void test_unknown_and_flags(void **state)
 	TOK_OK(&o, "list");	/* repeating a flag is harmless */
 	assert_true(o.list);
 
-	TOK_ERR("list=1", "list=1: flag takes no value");
+	TOK_ERR("list=1", "list=1: expected checks, events, coverage or all");
 	TOK_ERR("force-pmu=yes", "force-pmu=yes: flag takes no value");
 	TOK_ERR("icount=", "icount=: flag takes no value");
 	TOK_ERR("bts=on", "bts=on: flag takes no value");

@@ -110,7 +110,9 @@ def parse_tap(text):
         expect(plan == len(tests), "plan says %d tests, %d reported" % (plan, len(tests)))
     for i, t in enumerate(tests, 1):
         expect(t.number == i, "test %d is numbered %s" % (i, t.number))
-        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+(@apic\d+)?$", t.description or ""),
+        # measure.<set>.<EVENT>: the user's event names keep their upper case
+        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+(@apic\d+)?$", t.description or "") or
+               re.match(r"^measure\.[a-z0-9_]+\.[A-Za-z0-9_.]+$", t.description or ""),
                "test %d has no group.name: %r" % (i, t.description))
     passed = sum(1 for t in tests if t.ok and not t.skip)
     failed = sum(1 for t in tests if not t.ok)
@@ -337,6 +339,109 @@ def case_list(wd):
     expect(m and int(m.group(1)) >= 60000, "pmu.nehalem.load_sources has no long limit")
     expect(not re.search(r"^(ok|not ok) \d", text, re.M), "list ran checks")
     return "%d checks listed" % len(names)
+
+
+def measure_bad(label, args, opt, message):
+    """A bad measure= list: the error names it, nothing runs, status 2."""
+    def case(wd):
+        r = run(args + ["--", opt], wd, "measure_bad_" + label)
+        expect(r["rc"] == 2, "run.sh exited %d, want 2 (bad options)" % r["rc"])
+        text = firmware_text(r["log"])
+        expect(re.search(r"^# error: pmuboot.cfg line \d+: %s$" % re.escape(message), text, re.M),
+               "no '# error: ...%s' in the log:\n%s" % (message, text))
+        expect("Bail out!" in text, "no 'Bail out!' line")
+        expect(not re.search(r"^(ok|not ok) \d", text, re.M), "checks ran despite a bad list")
+        return message
+    return case
+
+
+def case_measure_list_events(wd):
+    r = run(["--cpu", "Skylake-Client", "--", "list=events,coverage"], wd, "measure_list_events")
+    expect(r["rc"] == 0, "list=events: rc %d" % r["rc"])
+    text = firmware_text(r["log"])
+    for cat in ("skl", "skl_unc", "arch"):
+        expect(re.search(r"^# catalog %s: .*, \d+ events, " % cat, text, re.M),
+               "list=events lacks the %s catalog" % cat)
+    for line in (r"^MEM_LOAD_RETIRED\.L3_MISS +D1/20 +core .*counters=[0-9,]+ skl$",
+                 r"^CPU_CLK_UNHALTED\.REF_TSC +00/03 +core .*fixed=2 (skl|arch)$",
+                 r"^INST_RETIRED\.ANY_P +C0/00 +core .*counters=any,fixed=0 (skl|arch)$"):
+        expect(re.search(line, text, re.M), "list=events has no line like %r" % line)
+    expect(re.search(r"^# coverage: ", text, re.M), "list=coverage printed nothing")
+    expect(not re.search(r"^cpuid\.sanity ", text, re.M), "list=events listed the checks")
+    expect(not re.search(r"^(ok|not ok) \d", text, re.M), "list ran checks")
+    return "%d event lines" % len(re.findall(r"^[A-Z][A-Z0-9_.]+ +[0-9A-F]{2}/", text, re.M))
+
+
+def case_measure_no_pmu(wd):
+    r = run(["--cpu", "Skylake-Client", "--", "measure=INST_RETIRED.ANY_P,MEM_LOAD_RETIRED:L3_MISS:u"
+             "@chase:64K"], wd, "measure_no_pmu")
+    tests, summary, header, text = clean_run(r)
+    names = [t.description for t in tests]
+    expect(names == ["measure.chase.INST_RETIRED.ANY_P", "measure.chase.MEM_LOAD_RETIRED.L3_MISS.u"],
+           "measure= without tests= should run exactly its events: %s" % names)
+    for t in tests:
+        expect(t.skip and re.search(r"no architectural PMU: CPUID\.0AH:EAX\[7:0\]=0",
+                                    result_line(text, t.description)),
+               "%s does not SKIP naming the missing PMU" % t.description)
+    return "%s" % (summary,)
+
+
+def case_vpmu_measure(wd):
+    """On the emulated Skylake: the loop's exact counts, and 7 events on 4 GP counters in 2 runs."""
+    n = 100000
+    r = run(["--vpmu", "--cpu", "Skylake-Client", "--",
+             "measure=INST_RETIRED.ANY_P,BR_INST_RETIRED.ALL_BRANCHES@loop4:%d" % n,
+             "measure=INST_RETIRED.ANY_P,BR_INST_RETIRED.ALL_BRANCHES,CPU_CLK_UNHALTED.THREAD_P,"
+             "BR_MISP_RETIRED.ALL_BRANCHES,cpu/event=0xc0,umask=0,name=insn_raw/,"
+             "CPU_CLK_UNHALTED.REF_TSC,inst_retired:any_p:k@loop4:%d" % n], wd, "vpmu_measure")
+    tests, summary, header, text = clean_run(r)
+    expect(summary == (9, 0, 0), "want 9 passed: %s" % (summary,))
+
+    def measured(name):
+        m = re.search(r"# measured=(-?\d+) ", result_line(text, name))
+        expect(m, "no measured= for %s" % name)
+        return int(m.group(1))
+    for s in ("loop4", "loop4_2"):
+        expect(measured("measure.%s.INST_RETIRED.ANY_P" % s) == 4 * n,
+               "%s: INST_RETIRED.ANY_P is not the model's 4n" % s)
+        expect(measured("measure.%s.BR_INST_RETIRED.ALL_BRANCHES" % s) == n,
+               "%s: BR_INST_RETIRED.ALL_BRANCHES is not the model's n" % s)
+    expect(measured("measure.loop4_2.insn_raw") == 4 * n, "the raw event is not 4n")
+    expect(measured("measure.loop4_2.INST_RETIRED.ANY_P.k") == 4 * n, "the :k event is not 4n")
+    expect(re.search(r"^# measure: 7 events on 4 GP counters \(and 3 fixed\): 2 runs; set loop4_2",
+                     text, re.M), "no line saying the 7 events took 2 runs")
+    expect(re.search(r"run=2/2", text), "no event in the second run")
+    return "%s in %.1f s" % (summary, r["seconds"])
+
+
+def case_vpmu_measure_kernels(wd):
+    """Every memory and iteration kernel measure= offers, set up and counted: the models' loads,
+    stores and instructions per iteration."""
+    r = run(["--vpmu", "--cpu", "Skylake-Client", "--",
+             "measure=MEM_INST_RETIRED.ALL_LOADS@chase:64K",
+             "measure=MEM_INST_RETIRED.ALL_LOADS,MEM_LOAD_RETIRED.L3_MISS@chase_cold:4M",
+             "measure=MEM_INST_RETIRED.ALL_STORES@store_nt:1M",
+             "measure=MEM_INST_RETIRED.ALL_STORES@store_ntdq",
+             "measure=INST_RETIRED.ANY@bigcode:10",
+             "measure=INST_RETIRED.ANY_P:k@div_loop",
+             "measure=INST_RETIRED.ANY_P,BR_INST_RETIRED.ALL_BRANCHES@branch_alt",
+             "measure=INST_RETIRED.ANY_P@add_chain:1K"], wd, "vpmu_measure_kernels")
+    tests, summary, header, text = clean_run(r)
+    want = {"chase.MEM_INST_RETIRED.ALL_LOADS": ("1.000", 1024),
+            "chase_cold.MEM_INST_RETIRED.ALL_LOADS": ("1.000", 32768),
+            "store_nt.MEM_INST_RETIRED.ALL_STORES": ("8.000", 8192),
+            "store_ntdq.MEM_INST_RETIRED.ALL_STORES": ("4.000", 8192),
+            "bigcode.INST_RETIRED.ANY": ("16386.000", 10),
+            "div_loop.INST_RETIRED.ANY_P.k": ("12.000", 10000),
+            "branch_alt.INST_RETIRED.ANY_P": ("7.500", 20000),   # 7, and a NOP when not taken
+            "branch_alt.BR_INST_RETIRED.ALL_BRANCHES": ("2.000", 20000),
+            "add_chain.INST_RETIRED.ANY_P": ("10.000", 1024)}
+    for name, (per, n) in want.items():
+        line = result_line(text, "measure." + name)
+        expect(line.startswith("ok ") and " per_iter=%s " % per in line and " n=%d " % n in line,
+               "measure.%s: want per_iter=%s n=%d: %r" % (name, per, n, line))
+    expect(summary[1] == 0 and len(tests) == 10, "want 10 results, none failed: %s" % (summary,))
+    return "%s in %.1f s" % (summary, r["seconds"])
 
 
 def boot_variant(args, header_check=None):
@@ -1090,6 +1195,16 @@ CASES = [
     ("watchdog reports a hung check and the run goes on", case_selftest_hang),
     ("an unexpected fault ends the run with a register dump", case_selftest_fault),
     ("list prints every check", case_list),
+    ("measure: an unknown event gets the nearest names, nothing runs",
+     measure_bad("unknown", ["--cpu", "Skylake-Client"], "measure=MEM_LOAD_RETIRED.L3_MIS@loop4",
+                 "measure=MEM_LOAD_RETIRED.L3_MIS@loop4: unknown event 'MEM_LOAD_RETIRED.L3_MIS'; "
+                 "nearest: MEM_LOAD_RETIRED.L3_MISS, MEM_LOAD_RETIRED.L3_HIT, MEM_LOAD_RETIRED.L1_MISS")),
+    ("measure: a bad raw field is named, nothing runs",
+     measure_bad("field", [], "measure=INST_RETIRED.ANY_P,cpu/event=0xc0,umask=0x100/@loop4",
+                 "measure=INST_RETIRED.ANY_P,cpu/event=0xc0,umask=0x100/@loop4: umask=0x100 out of "
+                 "range (0..255) in 'cpu/event=0xc0,umask=0x100/'")),
+    ("measure: list=events prints the CPU's catalogs, list=coverage its line", case_measure_list_events),
+    ("measure: without a PMU each event SKIPs naming it", case_measure_no_pmu),
     ("effective options are echoed and honoured", case_options_echo),
     ("-smp 4: every CPU started, per-CPU checks on each, tagged @apicN", case_smp4),
     ("-smp 2,maxcpus=4: absent CPUs are not started", case_smp_absent_cpus),
@@ -1113,6 +1228,8 @@ CASES = [
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
+    ("vpmu measure: exact counts on loop4, more events than counters multiplexed", case_vpmu_measure),
+    ("vpmu measure: every kernel set up and counted as its model says", case_vpmu_measure_kernels),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
      for label, cpu, v, allowed in VPMU_MODELS] + [
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
