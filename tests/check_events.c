@@ -17,6 +17,8 @@
 #include "tests/checks.h"
 #include "tests/events.h"
 #include "tests/pmu_run.h"
+#include "tests/uncore_run.h"
+#include "pmu/uncore.h"
 #include "tests/xcore.h"
 #include "arch/x86/smp.h"
 
@@ -358,7 +360,8 @@ static void run_batch(struct ev_need *need, unsigned nneed, const struct ev_setu
 			struct ev_need *e = &need[i];
 			const struct pmu_event_def *def = e->def;
 
-			if (e->placed || (def->fixed < 0 && allowed_gp(def) != pass))
+			if (e->placed || def->unit != PMU_UNIT_CORE ||
+			    (def->fixed < 0 && allowed_gp(def) != pass))
 				continue;
 			if (def->msr && msr && (def->msr != msr || def->msr_value != msr_value))
 				continue;
@@ -392,7 +395,7 @@ static void run_batch(struct ev_need *need, unsigned nneed, const struct ev_setu
 		/* Nothing could be placed: a fixed-only event without that fixed counter, or a
 		 * counter mask beyond this PMU's counters. */
 		for (unsigned i = 0; i < nneed; i++) {
-			if (need[i].placed)
+			if (need[i].placed || need[i].def->unit != PMU_UNIT_CORE)
 				continue;
 			need[i].placed = true;
 			fmt_snprintf(need[i].slot->err, EV_ERR_LEN, "no counter of this PMU can count "
@@ -430,6 +433,110 @@ static void run_batch(struct ev_need *need, unsigned nneed, const struct ev_setu
 	}
 }
 
+/*
+ * The uncore's counterpart of run_batch: Nehalem's eight counters (and the fixed UCLK one),
+ * or Skylake's CBo counters (an event on counter i of every CBo, summed: seed 001 3.1),
+ * ARB counters and the fixed UNC_CLOCK, counted by uncore_run_differential.
+ */
+static void run_uncore_batch(struct ev_need *need, unsigned nneed, const struct ev_setup *s)
+{
+	struct unc_cfg cfg[UNC_RUN_MAX];
+	struct ev_need *who[UNC_RUN_MAX];
+	unsigned ncfg = 0, nwho = 0, first_cfg[UNC_RUN_MAX], ncfgs[UNC_RUN_MAX];
+	uint32_t used = 0, used_cbo = 0, used_arb = 0;
+	bool used_fixed = false;
+	uint32_t msr = 0;
+	uint64_t msr_value = 0;
+	struct unc_run_opts o = { .reps = EV_REPS, .before = s->before };
+	struct unc_diff d;
+	char err[PMU_ERR_LEN] = "";
+
+	for (unsigned i = 0; i < nneed && nwho < UNC_RUN_MAX; i++) {
+		struct ev_need *e = &need[i];
+		const struct pmu_event_def *def = e->def;
+		struct uncore_evtsel sel = { .event = def->event, .umask = def->umask,
+					     .thr = def->cmask, .inv = !!(def->flags & PMU_EVF_INV),
+					     .edge = !!(def->flags & PMU_EVF_EDGE) };
+		unsigned start = ncfg;
+
+		if (e->placed || def->unit == PMU_UNIT_CORE)
+			continue;
+		if (def->msr && msr && (def->msr != msr || def->msr_value != msr_value))
+			continue;
+		if (def->unit == PMU_UNIT_SKL_UCLK || (def->unit == PMU_UNIT_NHM_UNC && def->fixed >= 0)) {
+			if (used_fixed)
+				continue;
+			used_fixed = true;
+			cfg[ncfg++] = (struct unc_cfg){ .ctr = { UNC_BOX_FIXED, 0, 0 } };
+		} else if (def->unit == PMU_UNIT_SKL_CBO) {
+			unsigned idx = 0;
+
+			while (idx < UNC_SKL_BOX_CTRS && ((used_cbo & (1U << idx)) ||
+							  !pmu_catalog_counter_ok(def, idx)))
+				idx++;
+			if (idx >= UNC_SKL_BOX_CTRS || ncfg + uncore.num_cbo > UNC_RUN_MAX)
+				continue;
+			used_cbo |= 1U << idx;
+			for (unsigned b = 0; b < uncore.num_cbo; b++)
+				cfg[ncfg++] = (struct unc_cfg){ .ctr = { UNC_BOX_CBO, b, idx }, .sel = sel };
+		} else {
+			bool arb = def->unit == PMU_UNIT_SKL_ARB;
+			unsigned max = arb ? UNC_SKL_BOX_CTRS : UNC_NHM_CTRS, idx = 0;
+			uint32_t *u = arb ? &used_arb : &used;
+
+			while (idx < max && ((*u & (1U << idx)) || !pmu_catalog_counter_ok(def, idx)))
+				idx++;
+			if (idx >= max)
+				continue;
+			*u |= 1U << idx;
+			cfg[ncfg++] = (struct unc_cfg){ .ctr = { arb ? UNC_BOX_ARB : UNC_BOX_NHM, 0, idx },
+							.sel = sel };
+		}
+		if (def->msr) {
+			msr = def->msr;
+			msr_value = def->msr_value;
+		}
+		e->placed = true;
+		first_cfg[nwho] = start;
+		ncfgs[nwho] = ncfg - start;
+		who[nwho++] = e;
+	}
+	if (!nwho) {
+		for (unsigned i = 0; i < nneed; i++) {
+			if (need[i].placed || need[i].def->unit == PMU_UNIT_CORE)
+				continue;
+			need[i].placed = true;
+			fmt_snprintf(need[i].slot->err, EV_ERR_LEN, "no uncore counter can count it "
+				     "(mask 0x%x)", need[i].def->counters);
+		}
+		return;
+	}
+	d.kept = 0;
+	if (!msr || pmu_extra_msr_write(&pmu, msr, msr_value, err, sizeof(err)) == 0) {
+		if (uncore_run_differential(cfg, ncfg, s->k, s->n, s->arg, &o, &d, err, sizeof(err)))
+			d.kept = 0;
+		if (msr)
+			pmu_extra_msr_write(&pmu, msr, 0, NULL, 0);
+	}
+	for (unsigned i = 0; i < nwho; i++) {
+		struct ev_count *c = who[i]->slot;
+		int64_t sum = 0, med = 0;
+
+		if (!d.kept) {
+			str_lcpy(c->err, err[0] ? err : "the uncore run failed", sizeof(c->err));
+			continue;
+		}
+		for (unsigned k = 0; k < ncfgs[i]; k++) {
+			sum += d.diff[first_cfg[i] + k];
+			med += d.median[first_cfg[i] + k];
+		}
+		c->ok = true;
+		c->diff = sum;
+		c->median = med;
+		c->n = s->n;
+	}
+}
+
 /* Adds name (model's, on kernel/size) to the group's needs unless it is kept already. */
 static void need_add(struct ev_need *need, unsigned *nneed, const char *model, const char *name,
 		     unsigned kernel, uint32_t size)
@@ -447,9 +554,19 @@ static void need_add(struct ev_need *need, unsigned *nneed, const char *model, c
 		return;
 	}
 	if (need[*nneed].def->unit != PMU_UNIT_CORE) {
-		/* The uncore rows' engine is not part of this one yet. */
-		str_lcpy(c->err, "uncore events are not measured yet", sizeof(c->err));
-		return;
+		enum uncore_kind want = need[*nneed].def->unit == PMU_UNIT_NHM_UNC ? UNCORE_NHM :
+					UNCORE_SKL;
+		const char *why = uncore_unavailable_reason(&uncore, want);
+
+		if (need[*nneed].def->unit == PMU_UNIT_SKL_IMC) {
+			str_lcpy(c->err, "IMC counters are free-running: not measured by this engine",
+				 sizeof(c->err));
+			return;
+		}
+		if (why) {
+			fmt_snprintf(c->err, sizeof(c->err), "%s%s", EV_SKIP_PREFIX, why);
+			return;
+		}
 	}
 	(*nneed)++;
 }
@@ -499,7 +616,7 @@ static void measure_group(const struct events_model *m, unsigned kernel, uint32_
 		return;
 	}
 	for (;;) {
-		bool left = false;
+		bool left = false, core_left;
 
 		for (unsigned i = 0; i < nneed && !left; i++)
 			left = !need[i].placed;
@@ -515,7 +632,13 @@ static void measure_group(const struct events_model *m, unsigned kernel, uint32_
 		 * first, so the smallest count at n is not a cold first lap's. */
 		if (!s.before)
 			s.k->fn(2 * s.n, s.arg);
-		run_batch(need, nneed, &s);
+		core_left = false;
+		for (unsigned i = 0; i < nneed && !core_left; i++)
+			core_left = !need[i].placed && need[i].def->unit == PMU_UNIT_CORE;
+		if (core_left)
+			run_batch(need, nneed, &s);
+		else
+			run_uncore_batch(need, nneed, &s);
 	}
 }
 
