@@ -145,6 +145,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	/* Static: the oracle's frame model assumes no kernel data shares the frame's stack page. */
 	static struct branch_lfsr lfsr;
 	static struct branch_mix mix;
+	static struct ind_misp misp;
 	static struct { uint64_t q[8]; } __attribute__((aligned(64))) line;
 	static uint64_t denormal __attribute__((aligned(64)));
 	uint64_t nodes;
@@ -160,6 +161,10 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		s->k = &kernel_branch_lfsr_desc; s->arg = &lfsr; s->n = size;
 		return 0;
 	case EVK_MIX: s->k = &kernel_branch_mix_desc; s->arg = &mix; s->n = size; return 0;
+	case EVK_IND_MISP:
+		misp = (struct ind_misp){ .state = 0xace1ace1ace1ace1ULL, .taps = LFSR64_TAPS };
+		s->k = &kernel_ind_misp_desc; s->arg = &misp; s->n = size;
+		return 0;
 	case EVK_BIGCODE: s->k = &kernel_bigcode_desc; s->n = size; return 0;
 	case EVK_X87: s->k = &kernel_x87_loop_desc; s->n = size; return 0;
 	case EVK_MMX: s->k = &kernel_mmx_loop_desc; s->n = size; return 0;

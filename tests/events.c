@@ -8,7 +8,7 @@ static const char *const kernel_names[EVK_COUNT] = {
 	[EVK_NONE] = "none", [EVK_LOOP] = "loop", [EVK_ADD] = "add_chain",
 	[EVK_IMUL] = "imul_chain", [EVK_DIV] = "div_loop", [EVK_CHASE] = "chase",
 	[EVK_CHASE_COLD] = "chase_cold", [EVK_CHASE_PAGE] = "chase_page",
-	[EVK_LFSR] = "branch_lfsr", [EVK_MIX] = "branch_mix", [EVK_STORE] = "store",
+	[EVK_LFSR] = "branch_lfsr", [EVK_MIX] = "branch_mix", [EVK_IND_MISP] = "ind_misp", [EVK_STORE] = "store",
 	[EVK_STORE_NT] = "store_nt", [EVK_BIGCODE] = "bigcode", [EVK_SMALLCODE] = "smallcode",
 	[EVK_X87] = "x87", [EVK_MMX] = "mmx", [EVK_SSE_PS] = "sse_ps", [EVK_SSE_PD] = "sse_pd",
 	[EVK_SSE_SS] = "sse_ss", [EVK_SSE_SD] = "sse_sd", [EVK_SSE_INT] = "sse_int",

@@ -64,6 +64,7 @@ enum ev_kernel {
 	EVK_CHASE_PAGE,	/* ... one node per 4 KiB page (a new page each step), warm */
 	EVK_LFSR,	/* branch_lfsr: one random conditional branch per iteration */
 	EVK_MIX,	/* branch_mix: every branch kind */
+	EVK_IND_MISP,	/* ind_misp: random indirect jump and call targets, a misdirected return */
 	EVK_STORE,	/* store_plain: 64-byte lines written with plain stores, size bytes */
 	EVK_STORE_NT,	/* store_nt: streaming stores (MOVNTI), size bytes */
 	EVK_BIGCODE,	/* bigcode: 64 KiB of straight-line code, cold (lines flushed) */

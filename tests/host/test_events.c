@@ -102,19 +102,38 @@ static void coverage(const char *model, unsigned *with, unsigned *all)
 	}
 }
 
+/* Rows still being written carry this reason (tests/events_table.c TODO, UNC_TODO). */
+static bool placeholder(const struct events_row *r)
+{
+	return r->rel == EVR_NONE && r->why && strstr(r->why, "not bound yet");
+}
+
+/* At least 90% of each model's events bound to a relation. While rows are still being
+ * written (placeholders) the test reports the coverage and skips; once none is left it
+ * must hold. */
 static void test_coverage(void **state)
 {
 	const struct events_model *m;
-	unsigned n = events_models(&m);
+	unsigned n = events_models(&m), placeholders = 0, short_of = 0;
 	(void)state;
 
 	for (unsigned k = 0; k < n; k++) {
-		unsigned with, all;
+		unsigned with, all, todo = 0;
 
 		coverage(m[k].model, &with, &all);
-		printf("coverage %s: %u of %u events have an expectation (%u%%)\n", m[k].model, with,
-		       all, all ? with * 100 / all : 0);
+		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++)
+			todo += placeholder(&events_rows[i]);
+		placeholders += todo;
+		printf("coverage %s: %u of %u events have an expectation (%u%%), %u rows not bound "
+		       "yet\n", m[k].model, with, all, all ? with * 100 / all : 0, todo);
+		if (with * 10 < all * 9)
+			short_of++;
 	}
+	if (placeholders) {
+		printf("%u rows not bound yet: coverage not enforced\n", placeholders);
+		skip();
+	}
+	assert_int_equal(short_of, 0);
 }
 
 /* Every name a row or an identity uses resolves in the model's catalogs. */

@@ -549,6 +549,59 @@ const struct kernel_desc kernel_branch_mix_desc = {
 	.insns_per_iter = 8,
 };
 
+/* --- misp.S --------------------------------------------------------------------------- */
+
+void kernel_ind_misp(uint64_t n, void *arg);
+extern const char kernel_ind_misp_top[], kernel_ind_misp_jmp_ind[], kernel_ind_misp_t0[],
+	kernel_ind_misp_t1[], kernel_ind_misp_join[], kernel_ind_misp_call_ind[],
+	kernel_ind_misp_f0[], kernel_ind_misp_f1[], kernel_ind_misp_call_rel[],
+	kernel_ind_misp_fr[], kernel_ind_misp_fr_ret[], kernel_ind_misp_back[],
+	kernel_ind_misp_jnz[], kernel_ind_misp_ret[];
+
+static void predict_ind_misp(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	/* As branch_mix: the entry rsp stored in arg; the pushes at rsp - 8. The LFSR's
+	 * state and taps share the arg's line. */
+	const struct ind_misp *p = arg;
+	uint64_t rsp = p->rsp, s = p->state;
+
+	c->insns += 7 + 23 * n;
+	c->jumps += 2 * n;
+	c->calls += 2 * n;
+	c->rets += 2 * n + 1;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->stores += 1 + 3 * n;
+	c->loads += 2 + 2 * n + 1;
+	c->lines += 1 + (((rsp - 8) >> 6) != (rsp >> 6));
+	c->pages += 1 + (((rsp - 8) >> 12) != (rsp >> 12));
+	for (uint64_t i = 0; i < n; i++) {
+		const char *t, *f;
+
+		s = lfsr_step(s, p->taps);
+		if (i + 7 < n)		/* 7 taken branches an iteration: the last 7 cover the ring */
+			continue;
+		t = s & 1 ? kernel_ind_misp_t1 : kernel_ind_misp_t0;
+		f = (s >> 40) & 1 ? kernel_ind_misp_f1 : kernel_ind_misp_f0;
+		exec_taken(c, addr(kernel_ind_misp_jmp_ind), addr(t), LBR_KIND_IND_JMP);
+		exec_taken(c, addr(t), addr(kernel_ind_misp_join), LBR_KIND_REL_JMP);
+		exec_taken(c, addr(kernel_ind_misp_call_ind), addr(f), LBR_KIND_IND_CALL);
+		exec_taken(c, addr(f), addr(kernel_ind_misp_call_rel), LBR_KIND_RET);
+		exec_taken(c, addr(kernel_ind_misp_call_rel), addr(kernel_ind_misp_fr),
+			   LBR_KIND_REL_CALL);
+		exec_taken(c, addr(kernel_ind_misp_fr_ret), addr(kernel_ind_misp_back), LBR_KIND_RET);
+		if (i + 1 < n)
+			exec_taken(c, addr(kernel_ind_misp_jnz), addr(kernel_ind_misp_top),
+				   LBR_KIND_JCC);
+	}
+	exec_taken(c, addr(kernel_ind_misp_ret), ret_to, LBR_KIND_RET);
+}
+
+const struct kernel_desc kernel_ind_misp_desc = {
+	.name = "ind_misp", .fn = kernel_ind_misp, .predict = predict_ind_misp,
+	.insns_per_iter = 23,
+};
+
 /* --- xcore.S ------------------------------------------------------------------------ */
 
 #define XCORE_SYMS(k) extern char k##_tail_top[], k##_tail_jnz[], k##_ret[]

@@ -68,6 +68,7 @@ extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
 extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
+extern const struct kernel_desc kernel_ind_misp_desc;		/* misp.S: arg = struct ind_misp */
 /* fp.S: x87, MMX, SSE, locked, length-changing-prefix, denormal and control-word kernels */
 extern const struct kernel_desc kernel_x87_loop_desc;
 extern const struct kernel_desc kernel_mmx_loop_desc;
@@ -106,6 +107,14 @@ extern char kernel_regs_loop_top[], kernel_regs_loop_i1[], kernel_regs_loop_i2[]
 /* tests/kernels/xmm.S: XMM0..15 from v[0..31] (low quadword first), or all zero. */
 void xmm_load(const uint64_t v[32]);
 void xmm_zero(void);
+
+/* kernel_ind_misp's argument, in one line: the kernel stores its entry stack pointer in rsp
+ * and steps the Galois LFSR (state != 0) that picks its indirect targets. */
+struct ind_misp {
+	uint64_t rsp;
+	uint64_t state;
+	uint64_t taps;
+} __attribute__((aligned(64)));
 
 /* kernel_branch_mix's argument: the kernel stores its entry stack pointer there. */
 struct branch_mix {
