@@ -431,10 +431,21 @@ static void run_batch(struct ev_need *need, unsigned nneed, const struct ev_setu
 			str_lcpy(c->err, err[0] ? err : "the run failed", sizeof(c->err));
 			continue;
 		}
+		/* The median of the pairs' own differences, not the difference of the minima:
+		 * cache and predictor events vary from run to run in both directions (a run at
+		 * n that happened to miss more makes min(2n) - min(n) too large), and the
+		 * median of back-to-back pairs is what one lap adds. Exact events do not vary. */
 		c->ok = true;
-		c->diff = d.diff[i];
-		c->median = d.median[i];
+		c->diff = d.median[i];
+		c->median = d.diff[i];
 		c->n = s->n;
+		/* Reference clocks tick with time, not with the kernel: jitter between the runs
+		 * of a pair (a guest TSC that follows host time) makes their median
+		 * meaningless, while noise only adds to a minimum. */
+		if (who[i]->def->fixed == 2 || str_starts_with(who[i]->def->name, "CPU_CLK_UNHALTED.REF")) {
+			c->diff = d.diff[i];
+			c->median = d.median[i];
+		}
 	}
 }
 
@@ -536,9 +547,13 @@ static void run_uncore_batch(struct ev_need *need, unsigned nneed, const struct 
 			med += d.median[first_cfg[i] + k];
 		}
 		c->ok = true;
-		c->diff = sum;
-		c->median = med;
+		c->diff = med;		/* the median of the pairs, as for the core events */
+		c->median = sum;
 		c->n = s->n;
+		if (cfg[first_cfg[i]].ctr.box == UNC_BOX_FIXED) {	/* a clock: see run_batch */
+			c->diff = sum;
+			c->median = med;
+		}
 	}
 }
 
