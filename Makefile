@@ -66,7 +66,8 @@ $(GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/host/c
 	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -o $@ tests/host/gen_catalog.c \
 		tests/host/catalog_rules.c -lpfm
 
-$(CATALOG_GEN)/.stamp: $(GEN_CATALOG)
+# (libpfm4's own file too: an upgraded library regenerates the tables)
+$(CATALOG_GEN)/.stamp: $(GEN_CATALOG) $(wildcard /usr/lib/*/libpfm.so.4 /usr/lib/libpfm.so.4)
 	@mkdir -p $(@D)
 	$(GEN_CATALOG) $(CATALOG_GEN)
 	@touch $@

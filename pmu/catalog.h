@@ -94,14 +94,20 @@ const struct pmu_catalog *pmu_catalog_by_model(const char *model);
 /*
  * Finds an event by name in the given catalogs (first match in order). Accepted spellings,
  * case-insensitive: "MEM_LOAD_RETIRED.L3_MISS", libpfm4's "MEM_LOAD_RETIRED:L3_MISS", and
- * either with a model prefix "skl::" naming the catalog to search. *which (if not NULL) is
- * set to the catalog it was found in. NULL if none matches.
+ * either with a model prefix "skl::" naming the catalog to search (only among cats: another
+ * model's encoding is never returned). Exact spellings win; then '.' and '_' compare equal
+ * (the SDM's multi-level "L2_DATA_RQSTS.DEMAND.E_STATE" is libpfm4's
+ * "L2_DATA_RQSTS:DEMAND_E_STATE"); then an event named alone ("INST_RETIRED") finds its
+ * PMU_EVF_DEFAULT unit mask. *which (if not NULL) is set to the catalog it was found in.
+ * NULL if none matches.
  */
 const struct pmu_event_def *pmu_catalog_find(const struct pmu_catalog *const *cats, unsigned ncats,
 					     const char *name, const struct pmu_catalog **which);
 /*
  * Up to max names of the given catalogs nearest to `name` (edit distance over the
  * normalised spelling, ties in catalog order), for "did you mean" messages. Returns how many.
+ * Names farther than half the name's length (+1) are not offered; a "model::" prefix limits
+ * the search to that catalog; max is clamped to 16; a name is offered once.
  */
 unsigned pmu_catalog_suggest(const struct pmu_catalog *const *cats, unsigned ncats,
 			     const char *name, const char **out, unsigned max);

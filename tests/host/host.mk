@@ -34,6 +34,7 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/
 HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
 	test_oracle_decode
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
+HOST_TESTS += test_catalog test_catalog_pfm
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
@@ -66,6 +67,34 @@ HOST_MODS_test_events := tests/events.c tests/events_table.c pmu/catalog.c pmu/c
 HOST_EXTRA_DEPS_test_events := tests/events.h pmu/catalog.h
 endif
 
+# The event catalogs, generated from libpfm4 by tests/host/gen_catalog.c (as the firmware
+# build does, into HOST_BUILD so this file also works standalone).
+HOST_GEN_CATALOG := $(HOST_BUILD)/gen_catalog
+HOST_CATALOG_GEN := $(HOST_BUILD)/gen/pmu
+HOST_CATALOG_SRCS := $(patsubst %,$(HOST_CATALOG_GEN)/catalog_%.c,$(shell sed -n \
+	's/^.X.\([a-z0-9_]*\),.*/\1/p' pmu/catalog_models.h))
+HOST_CATALOG_MODS := pmu/catalog.c pmu/catalog_arch.c pmu/catalog_skl_unc.c $(HOST_CATALOG_SRCS)
+HOST_MODS_test_catalog := $(HOST_CATALOG_MODS) pmu/event.c pmu/uncore.c pmu/pmu.c pmu/discover.c \
+	pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c tests/host/pmu_model.c \
+	tests/host/uncore_model.c
+HOST_MODS_test_catalog_pfm := $(HOST_CATALOG_MODS) tests/host/catalog_rules.c lib/string.c
+HOST_LIBS_test_catalog_pfm := -lpfm
+HOST_EXTRA_DEPS_test_catalog := pmu/catalog.h pmu/catalog_models.h
+HOST_EXTRA_DEPS_test_catalog_pfm := pmu/catalog.h pmu/catalog_models.h tests/host/catalog_rules.h
+
+$(HOST_GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/host/catalog_rules.h \
+		pmu/catalog.h pmu/catalog_models.h arch/x86/msr.h
+	@mkdir -p $(@D)
+	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -o $@ tests/host/gen_catalog.c \
+		tests/host/catalog_rules.c -lpfm
+
+$(HOST_CATALOG_GEN)/.stamp: $(HOST_GEN_CATALOG) $(wildcard /usr/lib/*/libpfm.so.4 /usr/lib/libpfm.so.4)
+	@mkdir -p $(@D)
+	$(HOST_GEN_CATALOG) $(HOST_CATALOG_GEN)
+	@touch $@
+
+$(HOST_CATALOG_SRCS): $(HOST_CATALOG_GEN)/.stamp ;
+
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
 
 .PHONY: host-test host-clean
@@ -86,7 +115,7 @@ host-clean:
 define HOST_TEST_RULE
 $(HOST_BUILD)/$(1): tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_EXTRA_DEPS_$(1)) $$(HOST_HDRS) $$(HOST_MK)
 	@mkdir -p $$(@D)
-	$$(HOST_CC) $$(HOST_CFLAGS) -o $$@ tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_LDLIBS)
+	$$(HOST_CC) $$(HOST_CFLAGS) -o $$@ tests/host/$(1).c $$(HOST_MODS_$(1)) $$(HOST_LDLIBS) $$(HOST_LIBS_$(1))
 endef
 $(foreach t,$(HOST_TESTS),$(eval $(call HOST_TEST_RULE,$(t))))
 
