@@ -62,6 +62,13 @@ void branch_miss_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c);
 enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c);
 enum check_status check_pmu_cache_levels(struct check_ctx *c);
+/* tests/check_events.c: one instance per event of a seed (tests/events_table.c) */
+enum check_status check_events_nhm(struct check_ctx *c);
+unsigned events_nhm_instances(void);
+void events_nhm_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_events_skl(struct check_ctx *c);
+unsigned events_skl_instances(void);
+void events_skl_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_lbr.c */
 enum check_status check_lbr_stack(struct check_ctx *c);
 unsigned lbr_stack_instances(void);

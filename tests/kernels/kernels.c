@@ -215,6 +215,110 @@ STORE_MODEL(kernel_store_nt, 11, 3, 8);
 STORE_MODEL(kernel_store_ntdq, 7, 4, 4);
 STORE_MODEL(kernel_store_plain, 11, 2, 8);
 
+/* fp.S kernel_lock_loop: one locked add per line, n consecutive lines from arg: a load and a
+ * store each. */
+LOOP_KERNEL_SYMS(kernel_lock_loop);
+
+static void predict_kernel_lock_loop(uint64_t n, const void *arg, uint64_t ret_to,
+				     struct exec_counts *c)
+{
+	c->insns += 2 + 4 * n;
+	c->loads += n;
+	c->stores += n;
+	c->lines += n;
+	c->pages += pages_spanned(addr(arg), 64 * n);
+	loop_common(n, kernel_lock_loop_jnz, kernel_lock_loop_top, kernel_lock_loop_ret, ret_to, c);
+}
+
+const struct kernel_desc kernel_lock_loop_desc = {
+	.name = "lock_loop", .fn = kernel_lock_loop, .predict = predict_kernel_lock_loop,
+	.insns_per_iter = 4,
+};
+
+/* fp.S kernel_load_stream: 8 loads of each of n consecutive lines from arg. */
+LOOP_KERNEL_SYMS(kernel_load_stream);
+
+static void predict_kernel_load_stream(uint64_t n, const void *arg, uint64_t ret_to,
+				       struct exec_counts *c)
+{
+	c->insns += 2 + 11 * n;
+	c->loads += 8 * n;
+	c->lines += n;
+	c->pages += pages_spanned(addr(arg), 64 * n);
+	loop_common(n, kernel_load_stream_jnz, kernel_load_stream_top, kernel_load_stream_ret,
+		    ret_to, c);
+}
+
+const struct kernel_desc kernel_load_stream_desc = {
+	.name = "load_stream", .fn = kernel_load_stream, .predict = predict_kernel_load_stream,
+	.insns_per_iter = 11,
+};
+
+void lines_flush(void *base, uint64_t lines)
+{
+	uint8_t *p = base;
+
+	for (uint64_t i = 0; i < lines; i++)
+		clflush(p + 64 * i);
+	mfence();
+}
+
+void lines_make_clean(void *base, uint64_t lines)
+{
+	volatile uint64_t *p = base;
+
+	for (uint64_t i = 0; i < lines; i++)
+		clflush((void *)(p + 8 * i));
+	mfence();
+	for (uint64_t i = 0; i < lines; i++)
+		(void)p[8 * i];
+}
+
+/* --- fp.S: x87, MMX, SSE, locked, LCP kernels ------------------------------------------ */
+
+LOOP_KERNEL_SYMS(kernel_x87_loop);
+LOOP_KERNEL_SYMS(kernel_mmx_loop);
+LOOP_KERNEL_SYMS(kernel_sse_ps_loop);
+LOOP_KERNEL_SYMS(kernel_sse_pd_loop);
+LOOP_KERNEL_SYMS(kernel_sse_ss_loop);
+LOOP_KERNEL_SYMS(kernel_sse_sd_loop);
+LOOP_KERNEL_SYMS(kernel_sse_int_loop);
+LOOP_KERNEL_SYMS(kernel_lcp_loop);
+ARITH_MODEL(kernel_x87_loop, 6, 6);
+ARITH_MODEL(kernel_mmx_loop, 6, 5);
+ARITH_MODEL(kernel_sse_ps_loop, 6, 4);
+ARITH_MODEL(kernel_sse_pd_loop, 6, 4);
+ARITH_MODEL(kernel_sse_ss_loop, 6, 4);
+ARITH_MODEL(kernel_sse_sd_loop, 6, 4);
+ARITH_MODEL(kernel_sse_int_loop, 6, 4);
+ARITH_MODEL(kernel_lcp_loop, 34, 2);
+
+/* Loops over one data line at arg: fixed + per_iter * n instructions, loads and stores per
+ * iteration (and fixed ones), one line and one page of data. */
+#define LINE_MODEL(k, per_iter, fixed, loads_iter, stores_iter, loads_fixed)		\
+	static void predict_##k(uint64_t n, const void *arg, uint64_t ret_to,		\
+				struct exec_counts *c)					\
+	{										\
+		(void)arg;								\
+		c->insns += (fixed) + (per_iter) * n;					\
+		c->loads += (loads_iter) * n + (loads_fixed);				\
+		c->stores += (stores_iter) * n;						\
+		c->lines += 1;								\
+		c->pages += 1;								\
+		loop_common(n, k##_jnz, k##_top, k##_ret, ret_to, c);			\
+	}										\
+	const struct kernel_desc k##_desc = {						\
+		.name = #k + 7, .fn = k, .predict = predict_##k,			\
+		.insns_per_iter = (per_iter),						\
+	}
+
+LOOP_KERNEL_SYMS(kernel_x87_denormal);
+LOOP_KERNEL_SYMS(kernel_fldcw_loop);
+LOOP_KERNEL_SYMS(kernel_ldmxcsr_loop);
+LINE_MODEL(kernel_x87_denormal, 5, 4, 0, 0, 1);
+LINE_MODEL(kernel_fldcw_loop, 6, 2, 2, 2, 0);
+LINE_MODEL(kernel_ldmxcsr_loop, 6, 2, 2, 2, 0);
+
 /* --- chase.S ------------------------------------------------------------------------ */
 
 LOOP_KERNEL_SYMS(kernel_chase);
@@ -443,6 +547,59 @@ static void predict_branch_mix(uint64_t n, const void *arg, uint64_t ret_to, str
 const struct kernel_desc kernel_branch_mix_desc = {
 	.name = "branch_mix", .fn = kernel_branch_mix, .predict = predict_branch_mix,
 	.insns_per_iter = 8,
+};
+
+/* --- misp.S --------------------------------------------------------------------------- */
+
+void kernel_ind_misp(uint64_t n, void *arg);
+extern const char kernel_ind_misp_top[], kernel_ind_misp_jmp_ind[], kernel_ind_misp_t0[],
+	kernel_ind_misp_t1[], kernel_ind_misp_join[], kernel_ind_misp_call_ind[],
+	kernel_ind_misp_f0[], kernel_ind_misp_f1[], kernel_ind_misp_call_rel[],
+	kernel_ind_misp_fr[], kernel_ind_misp_fr_ret[], kernel_ind_misp_back[],
+	kernel_ind_misp_jnz[], kernel_ind_misp_ret[];
+
+static void predict_ind_misp(uint64_t n, const void *arg, uint64_t ret_to, struct exec_counts *c)
+{
+	/* As branch_mix: the entry rsp stored in arg; the pushes at rsp - 8. The LFSR's
+	 * state and taps share the arg's line. */
+	const struct ind_misp *p = arg;
+	uint64_t rsp = p->rsp, s = p->state;
+
+	c->insns += 7 + 23 * n;
+	c->jumps += 2 * n;
+	c->calls += 2 * n;
+	c->rets += 2 * n + 1;
+	c->cond_taken += n - 1;
+	c->cond_not_taken += 1;
+	c->stores += 1 + 3 * n;
+	c->loads += 2 + 2 * n + 1;
+	c->lines += 1 + (((rsp - 8) >> 6) != (rsp >> 6));
+	c->pages += 1 + (((rsp - 8) >> 12) != (rsp >> 12));
+	for (uint64_t i = 0; i < n; i++) {
+		const char *t, *f;
+
+		s = lfsr_step(s, p->taps);
+		if (i + 7 < n)		/* 7 taken branches an iteration: the last 7 cover the ring */
+			continue;
+		t = s & 1 ? kernel_ind_misp_t1 : kernel_ind_misp_t0;
+		f = (s >> 40) & 1 ? kernel_ind_misp_f1 : kernel_ind_misp_f0;
+		exec_taken(c, addr(kernel_ind_misp_jmp_ind), addr(t), LBR_KIND_IND_JMP);
+		exec_taken(c, addr(t), addr(kernel_ind_misp_join), LBR_KIND_REL_JMP);
+		exec_taken(c, addr(kernel_ind_misp_call_ind), addr(f), LBR_KIND_IND_CALL);
+		exec_taken(c, addr(f), addr(kernel_ind_misp_call_rel), LBR_KIND_RET);
+		exec_taken(c, addr(kernel_ind_misp_call_rel), addr(kernel_ind_misp_fr),
+			   LBR_KIND_REL_CALL);
+		exec_taken(c, addr(kernel_ind_misp_fr_ret), addr(kernel_ind_misp_back), LBR_KIND_RET);
+		if (i + 1 < n)
+			exec_taken(c, addr(kernel_ind_misp_jnz), addr(kernel_ind_misp_top),
+				   LBR_KIND_JCC);
+	}
+	exec_taken(c, addr(kernel_ind_misp_ret), ret_to, LBR_KIND_RET);
+}
+
+const struct kernel_desc kernel_ind_misp_desc = {
+	.name = "ind_misp", .fn = kernel_ind_misp, .predict = predict_ind_misp,
+	.insns_per_iter = 23,
 };
 
 /* --- xcore.S ------------------------------------------------------------------------ */

@@ -68,6 +68,21 @@ extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
 extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
+extern const struct kernel_desc kernel_ind_misp_desc;		/* misp.S: arg = struct ind_misp */
+/* fp.S: x87, MMX, SSE, locked, length-changing-prefix, denormal and control-word kernels */
+extern const struct kernel_desc kernel_x87_loop_desc;
+extern const struct kernel_desc kernel_mmx_loop_desc;
+extern const struct kernel_desc kernel_sse_ps_loop_desc;
+extern const struct kernel_desc kernel_sse_pd_loop_desc;
+extern const struct kernel_desc kernel_sse_ss_loop_desc;
+extern const struct kernel_desc kernel_sse_sd_loop_desc;
+extern const struct kernel_desc kernel_sse_int_loop_desc;
+extern const struct kernel_desc kernel_lcp_loop_desc;
+extern const struct kernel_desc kernel_lock_loop_desc;		/* arg = 64-byte aligned lines */
+extern const struct kernel_desc kernel_x87_denormal_desc;	/* arg = a denormal double */
+extern const struct kernel_desc kernel_fldcw_loop_desc;		/* arg = a word of its own line (stored first) */
+extern const struct kernel_desc kernel_load_stream_desc;		/* arg = 64-byte aligned lines */
+extern const struct kernel_desc kernel_ldmxcsr_loop_desc;	/* arg = a doubleword of its own line (stored first) */
 
 /* xcore.S: cross-core kernels, one side per CPU, both at once (see xcore.S). */
 extern const struct kernel_desc kernel_pingpong_desc;
@@ -92,6 +107,14 @@ extern char kernel_regs_loop_top[], kernel_regs_loop_i1[], kernel_regs_loop_i2[]
 /* tests/kernels/xmm.S: XMM0..15 from v[0..31] (low quadword first), or all zero. */
 void xmm_load(const uint64_t v[32]);
 void xmm_zero(void);
+
+/* kernel_ind_misp's argument, in one line: the kernel stores its entry stack pointer in rsp
+ * and steps the Galois LFSR (state != 0) that picks its indirect targets. */
+struct ind_misp {
+	uint64_t rsp;
+	uint64_t state;
+	uint64_t taps;
+} __attribute__((aligned(64)));
 
 /* kernel_branch_mix's argument: the kernel stores its entry stack pointer there. */
 struct branch_mix {
@@ -129,6 +152,11 @@ void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed)
  * `first`, so a chase of that many steps starts from cold caches; unlike WBINVD it works
  * in a guest (hypervisors may drop WBINVD). */
 void chase_flush(void *first, uint64_t steps);
+/* CLFLUSHes `lines` consecutive 64-byte lines from base, then reads each once: they are then
+ * cached clean (exclusive), for the kernels that must find lines in E state. */
+void lines_make_clean(void *base, uint64_t lines);
+/* CLFLUSHes `lines` consecutive 64-byte lines from base. */
+void lines_flush(void *base, uint64_t lines);
 
 /*
  * tests/kernels/frame.S: the measurement frame. frame_tsc() runs k(n, arg) in frame slot
