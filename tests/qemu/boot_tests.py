@@ -857,12 +857,23 @@ ERRATA = [
      r"uncore\.skl\.(cbo_lookup|xsnp_hitm)"),
     ("unc-gq-occupancy-not-empty", [r"uncore\.nhm\.occupancy_empty"],
      r"uncore\.nhm\.(occupancy_empty|gq_alloc)"),
+    # The Nehalem seed-event errata (vpmu 0024), seen by the events.<model>.<EVENT> checks of
+    # issue 11 on the emulated Nehalem (ERRATUM_CPUS).
+    ("aaj80-misp-exec", [r"events\.\w+\.BR_MISP_EXEC\."], r"events\.\w+\.BR_MISP_EXEC\."),
+    ("ssex-umask-ignored", [r"events\.\w+\.SSEX_UOPS_RETIRED\."],
+     r"events\.\w+\.SSEX_UOPS_RETIRED\."),
+    ("nhm-stall-inv-ignored",
+     [r"events\.\w+\.(UOPS_\w+\.\w*STALL\w*|INST_RETIRED\.TOTAL_CYCLES\w*)"],
+     r"events\.\w+\.(UOPS_\w+|INST_RETIRED)\.|pmu\.cmask_inv_edge"),
+    ("l2-rfo-hit-miss-swap", [r"events\.\w+\.L2_RQSTS\.RFO_"], r"events\.\w+\.L2_RQSTS\."),
 ]
 ERRATUM_CPU = "Skylake-Client"
 # Errata of features Skylake's PEBS lacks (adaptive records) run on Ice Lake-SP; Nehalem's
 # uncore on Nehalem.
 ERRATUM_CPUS = {"kvm-pebs-lbr-leak": "Icelake-Server,model=106",
                 "unc-gq-occupancy-not-empty": "Nehalem"}
+ERRATUM_CPUS.update({e: "Nehalem" for e in ("aaj80-misp-exec", "ssex-umask-ignored",
+                                            "nhm-stall-inv-ignored", "l2-rfo-hit-miss-swap")})
 # Errata that need a second CPU to show (a PMI sent to the wrong core; a CBo missed by
 # software that finds one too few of two).
 ERRATUM_SMP = {"unc-pmi-wrong-core": 2, "unc-cbo-count-off-by-one": 2}
