@@ -27,13 +27,15 @@ HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SAN
 HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h tests/tap.h arch/x86/cpuid.h \
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/pmu_run.h \
-	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h
+	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
+	tests/expect_uncore.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
 HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid test_acpi \
 	test_oracle_decode
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
+HOST_TESTS += test_expect_uncore
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
@@ -51,6 +53,7 @@ HOST_MODS_test_pmu := pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c pmu/pmi
 HOST_MODS_test_pmu_run := tests/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c \
 	pmu/pmi.c pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c lib/stats.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_expect := tests/expect.c pmu/event.c lib/fmt.c lib/string.c
+HOST_MODS_test_expect_uncore := tests/expect_uncore.c tests/expect_uncore_rows.c lib/fmt.c lib/string.c
 HOST_MODS_test_pebs := pmu/pebs.c pmu/ds.c pmu/pmu.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fmt.c lib/string.c \
 	tests/host/pmu_model.c tests/host/uncore_model.c
