@@ -39,6 +39,9 @@ enum pmu_event_unit {
 #define PMU_EVF_DEFAULT		(1U << 7)	/* the unit mask libpfm4 takes when the event is
 						 * named alone ("INST_RETIRED" finds it) */
 #define PMU_EVF_FRONTEND	(1U << 8)	/* needs MSR_PEBS_FRONTEND (msr/msr_value) */
+#define PMU_EVF_MATCH		(1U << 9)	/* needs another MSR set (msr/msr_value): Nehalem
+						 * uncore MSR_GQ_SNOOP_MESF or
+						 * MSR_UNCORE_ADDR_OPCODE_MATCH */
 
 struct pmu_event_def {
 	/* The SDM's spelling, EVENT.UMASK in upper case ("MEM_LOAD_RETIRED.L3_MISS"; an event

@@ -53,11 +53,28 @@ struct cat_hand {
 };
 
 /* A seed's spelling of an event and libpfm4's string for the same encoding
- * ("EVENT:UMASK[:c=N:i=1:e=1]"). */
+ * ("EVENT:UMASK[:c=N:i=1:e=1]"); msr_value, when not 0, is the extra MSR's value the seed
+ * gives, which libpfm4's encoding must match. */
 struct cat_alias {
 	const char *models;
 	const char *name;
 	const char *pfm;
+	uint64_t msr_value;
+	const char *source;
+};
+
+/* An event of a seed's tables libpfm4 does not have for this PMU, encoded by hand from the
+ * seed. check: a libpfm4 string (of another PMU, e.g. Westmere's) that must encode the same,
+ * or NULL where libpfm4 has it nowhere. */
+struct cat_seed_event {
+	const char *models;
+	const char *name;
+	uint8_t event, umask, cmask;
+	uint16_t flags;		/* PMU_EVF_INV, _EDGE, _ANY, _LDLAT, _MATCH */
+	uint16_t msr;
+	uint64_t msr_value;
+	const char *check;
+	const char *desc;
 	const char *source;
 };
 
@@ -66,7 +83,9 @@ extern const struct cat_fixed cat_fixed_encodings[];
 extern const struct cat_extra cat_extras[];
 extern const struct cat_hand cat_hand_events[];
 extern const struct cat_alias cat_aliases[];
-extern const unsigned cat_nconstraints, cat_nfixed, cat_nextras, cat_nhand, cat_naliases;
+extern const struct cat_seed_event cat_seed_events[];
+extern const unsigned cat_nconstraints, cat_nfixed, cat_nextras, cat_nhand, cat_naliases,
+	cat_nseed_events;
 
 /* Whether `model` is in the comma-separated list (or the list is "*"). */
 bool cat_model_in(const char *list, const char *model);

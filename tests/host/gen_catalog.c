@@ -3,7 +3,8 @@
  * Build-time generator of the event catalogs: every event and unit mask of libpfm4's PMU for
  * each model of pmu/catalog_models.h, encoded by libpfm4 itself (pfm_get_os_event_encoding,
  * PFM_OS_NONE, LIBPFM_ENCODE_INACTIVE=1), with the hand-written rows of catalog_rules.c
- * (counter restrictions, fixed counters, extra MSRs, the seeds' spellings) applied, written as
+ * (counter restrictions, fixed counters, extra MSRs, the seeds' spellings and the seed events
+ * libpfm4 lacks) applied, written as
  * C tables OUTDIR/catalog_<model>.c for the firmware.
  *
  *   gen_catalog OUTDIR [-v]
@@ -421,6 +422,9 @@ static void add_aliases(const char *model, struct list *l, bool core)
 			    pfm_strerror(r));
 		if (!decode(model, &e, c0, c1, count, core))
 			die("alias %s -> %s: not representable", a->name, str);
+		if (a->msr_value && e.msr_value != a->msr_value)
+			die("alias %s -> %s: libpfm4's extra MSR value 0x%llx, the seed's 0x%llx", a->name,
+			    str, (unsigned long long)e.msr_value, (unsigned long long)a->msr_value);
 		apply_rules(model, &e, core);
 		{
 			char d[300];
@@ -428,6 +432,32 @@ static void add_aliases(const char *model, struct list *l, bool core)
 			snprintf(d, sizeof(d), "%s spelling of libpfm4's %s", a->source, a->pfm);
 			e.desc = xstrdup(d);
 		}
+		place(l, &e);
+	}
+}
+
+static void add_seed_events(const char *model, struct list *l, bool core)
+{
+	for (unsigned i = 0; i < cat_nseed_events; i++) {
+		const struct cat_seed_event *r = &cat_seed_events[i];
+		char d[400];
+		struct ent e;
+
+		if (!cat_model_in(r->models, model) || by_name(l, r->name))
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.fixed = -1;
+		snprintf(e.name, sizeof(e.name), "%s", r->name);
+		snprintf(e.pfm, sizeof(e.pfm), "(%s)", r->source);
+		e.event = r->event;
+		e.umask = r->umask;
+		e.cmask = r->cmask;
+		e.flags = r->flags;
+		e.msr = r->msr;
+		e.msr_value = r->msr_value;
+		snprintf(d, sizeof(d), "%s (%s)", r->desc, r->source);
+		e.desc = xstrdup(d);
+		apply_rules(model, &e, core);
 		place(l, &e);
 	}
 }
@@ -462,7 +492,7 @@ static const char *flag_names(uint16_t f, char *buf, size_t len)
 		{ PMU_EVF_ANY, "PMU_EVF_ANY" }, { PMU_EVF_PEBS, "PMU_EVF_PEBS" },
 		{ PMU_EVF_LDLAT, "PMU_EVF_LDLAT" }, { PMU_EVF_OFFCORE, "PMU_EVF_OFFCORE" },
 		{ PMU_EVF_ALIAS, "PMU_EVF_ALIAS" }, { PMU_EVF_DEFAULT, "PMU_EVF_DEFAULT" },
-		{ PMU_EVF_FRONTEND, "PMU_EVF_FRONTEND" },
+		{ PMU_EVF_FRONTEND, "PMU_EVF_FRONTEND" }, { PMU_EVF_MATCH, "PMU_EVF_MATCH" },
 	};
 
 	buf[0] = '\0';
@@ -483,6 +513,8 @@ static const char *msr_name(uint16_t msr)
 	case MSR_OFFCORE_RSP_1: return "MSR_OFFCORE_RSP_1";
 	case MSR_PEBS_LD_LAT_THRESHOLD: return "MSR_PEBS_LD_LAT_THRESHOLD";
 	case MSR_PEBS_FRONTEND: return "MSR_PEBS_FRONTEND";
+	case MSR_GQ_SNOOP_MESF: return "MSR_GQ_SNOOP_MESF";
+	case MSR_UNCORE_ADDR_OPCODE_MATCH: return "MSR_UNCORE_ADDR_OPCODE_MATCH";
 	}
 	die("no name for MSR 0x%x", msr);
 	return NULL;
@@ -491,7 +523,7 @@ static const char *msr_name(uint16_t msr)
 static void write_catalog(const char *outdir, const char *model, const char *title,
 			  const char *unit, const char *source, struct list *l)
 {
-	char path[4096], tmp[4200], fl[160];
+	char path[4096], tmp[4200], fl[200];
 	unsigned aliases = 0;
 	FILE *f;
 
@@ -555,6 +587,7 @@ static void generate(const char *outdir, const char *model, const char *title, c
 		if (core)
 			add_hand(model, &l);
 		add_aliases(model, &l, core);
+		add_seed_events(model, &l, core);
 	}
 	write_catalog(outdir, model, title, unit, source, &l);
 	for (size_t i = 0; i < l.n; i++)
