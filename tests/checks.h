@@ -110,6 +110,13 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c);
 enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c);
+/* tests/check_expect_uncore.c: one instance per uncore row of tests/expect_uncore_rows.c */
+enum check_status check_events_nhm_uncore(struct check_ctx *c);
+enum check_status check_events_skl_uncore(struct check_ctx *c);
+unsigned events_nhm_instances(void);
+unsigned events_skl_instances(void);
+void events_nhm_instance_name(unsigned i, char *buf, size_t len);
+void events_skl_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

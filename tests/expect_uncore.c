@@ -204,8 +204,11 @@ int ux_rel_parse(const char *rel, unsigned *uses, bool *v_lower, bool *v_upper, 
 	struct parser p = { rel, rel, NULL, err, errlen };
 	bool holds;
 
-	if (!rel)
-		return fail(&p, "no relation");
+	if (!rel) {
+		if (err)
+			str_lcpy(err, "no relation", errlen);
+		return -1;
+	}
 	return walk(&p, &holds, uses, v_lower, v_upper, NULL, 0);
 }
 
@@ -248,7 +251,7 @@ const char *ux_kernel_size(enum ux_kernel k)
 		[UXK_EVICT_CLEAN] = "an LLC read before, then N <= LLC/256 flushed steps",
 		[UXK_EVICT_DIRTY] = "an LLC written before, then N <= LLC/256 flushed steps",
 		[UXK_STORE_NT] = "N <= 65536 lines",
-		[UXK_STORE_LLC] = "N = max(LLC/256, L2/64) lines",
+		[UXK_STORE_LLC] = "N = max(LLC/256, L2/64) lines, an L2 read before",
 		[UXK_PINGPONG] = "4096 hand-offs each way, N = 8191",
 		[UXK_XCLEAN] = "N = L2/256 steps over 2N lines the other CPU read",
 		[UXK_XDROP] = "N = L2/256 steps over 2N lines the other CPU read and dropped",

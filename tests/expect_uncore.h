@@ -27,8 +27,9 @@
 enum ux_kernel {
 	UXK_LOOP,		/* loop4, 100000 iterations: nothing leaves the core */
 	UXK_L2,			/* warm chase over half the L2: every step hits the L2 */
-	UXK_LLC,		/* warm chase over min(4 x L2, LLC/2): a step misses the L2
-				 * with p >= 3/4 and hits the LLC */
+	UXK_LLC,		/* warm chase over min(4 x L2, LLC/2), its lines written back
+				 * once after it is built (clean: E in the LLC): a step misses the
+				 * L2 with p >= 3/4 and hits the LLC */
 	UXK_DRAM,		/* chase over 2N flushed lines (<= 64 MiB): every step misses
 				 * every cache */
 	UXK_EVICT_CLEAN,	/* before: an LLC-sized region read; then the DRAM chase: each
@@ -36,8 +37,10 @@ enum ux_kernel {
 	UXK_EVICT_DIRTY,	/* before: an LLC-sized region written; then the DRAM chase:
 				 * each fill evicts one modified line */
 	UXK_STORE_NT,		/* MOVNTI, one full line a step (write-combined, uncached) */
-	UXK_STORE_LLC,		/* plain stores over 2N lines within LLC/2, N >= the L2's lines:
-				 * each line an RFO hit in the LLC and one L2 writeback */
+	UXK_STORE_LLC,		/* before: an L2 of other lines read (the L2's modified lines
+				 * written back); then plain stores over 2N lines, N >= the L2's
+				 * lines, within the LLC: each line an RFO hit in the LLC and,
+				 * beyond the L2, one writeback */
 	UXK_PINGPONG,		/* two CPUs hand one modified line back and forth: N = 2n - 1
 				 * cross-core transfers (tests/kernels/xcore.S) */
 	UXK_XCLEAN,		/* before: another CPU reads the 2N lines (clean, E there); then

@@ -17,6 +17,8 @@
  *   microframe), their cycle events "v <= 1/100 U + 4096".
  * - identities: "49/50 .. 51/50 of the whole, +- 256": parts and whole are counted in one
  *   window on different counters; 2% and 256 cover events that straddle the window's edges.
+ * - a stage of a queue's period <= the whole period: "v <= 11/10 b + 4096", as each count's
+ *   differential takes its own minimum over the repetitions.
  * - queues: occupancy >= allocations (an allocated entry is valid at least one cycle);
  *   cycles busy <= occupancy <= depth x cycles busy (the seed's depths: GQ read tracker 32,
  *   write tracker 16, peer probe 12; QHL trackers at most 32); a cycle count <= U + 1024.
@@ -75,21 +77,21 @@ const struct ux_row ux_rows[] = {
 		  "UNC_GQ_ALLOC.RT", "UNC_GQ_CYCLES_BUSY.READ_TRACKER"), NOCASE, S22,
 	    "each read-tracker entry is valid >= 1 cycle; busy <= occupancy <= 32 entries x busy"),
 	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS", UX_IDENTITY,
-	    CASER(UXK_DRAM, "v >= a; a >= 3/4 N; v <= 101/100 b + 1024; v >= c; v <= 32 c + 1024",
+	    CASER(UXK_DRAM, "v >= a; a >= 3/4 N; v <= 11/10 b + 4096; v >= c; v <= 32 c + 1024",
 		  "UNC_GQ_ALLOC.RT_LLC_MISS", "UNC_GQ_TRACKER_OCCUP.RT",
 		  "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_BUSY"), NOCASE, S22,
 	    "the miss-to-fill stage is part of the read tracker's period (seed: RT period is longer); "
 	    ">= 1 cycle per miss; busy <= occupancy <= 32 x busy"),
 	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.RT_TO_LLC_RESP", UX_IDENTITY,
-	    CASER(UXK_LLC, "v >= a; a >= 1/2 N; v <= 101/100 b + 1024",
+	    CASER(UXK_LLC, "v >= a; a >= 1/2 N; v <= 11/10 b + 4096",
 		  "UNC_GQ_ALLOC.RT_TO_LLC_RESP", "UNC_GQ_TRACKER_OCCUP.RT"), NOCASE, S22,
 	    "every L3 lookup of the read tracker lasts >= 1 cycle and is part of the entry's period"),
 	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.RT_TO_RTID_ACQUIRED", UX_IDENTITY,
-	    CASER(UXK_DRAM, "v >= a; a >= 3/4 N; v <= 101/100 b + 1024",
+	    CASER(UXK_DRAM, "v >= a; a >= 3/4 N; v <= 11/10 b + 4096",
 		  "UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS"), NOCASE, S22,
 	    "an L3 miss waits >= 1 cycle for its RTID, within its miss-to-fill period"),
 	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.WT_TO_RTID_ACQUIRED", UX_IDENTITY,
-	    CASER(UXK_STORE_NT, "v >= a; a >= 1/2 N; v <= 101/100 b + 1024",
+	    CASER(UXK_STORE_NT, "v >= a; a >= 1/2 N; v <= 11/10 b + 4096",
 		  "UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", "UNC_GQ_TRACKER_OCCUP.WT"), NOCASE, S22,
 	    "an uncached full-line write misses the L3 and needs an RTID to reach the QHL; its wait "
 	    "is part of its write-tracker period"),
@@ -592,18 +594,24 @@ const struct ux_row ux_rows[] = {
 	    CASE(UXK_PINGPONG, "v >= 9/10 N; v <= 11/10 N + 64"), CASE(UXK_LLC, QUIET_CACHE), S31_1,
 	    "every hand-off reads the line the other core just modified"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_M", UX_IDENTITY,
-	    CASER(UXK_STORE_LLC, "v + a >= 1/2 N; v + a <= 3 N + 1024", "UNC_CBO_CACHE_LOOKUP.WRITE_ES"),
+	    CASER(UXK_STORE_LLC, "v + a >= 1/2 N; v + a <= 21/20 b + 256; b <= 3 N + 1024",
+		  "UNC_CBO_CACHE_LOOKUP.WRITE_ES", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI"),
 	    NOCASE, S31_1, "each line's writeback looks up a line the inclusive LLC holds (M, E or "
 	    "S, never I): WRITE_M + WRITE_ES >= writebacks"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_M", UX_IDENTITY,
-	    CASER(UXK_STORE_LLC, "v >= 1/2 N; v <= 3 N + 1024; v >= a - 64", "UNC_CBO_CACHE_LOOKUP.WRITE_M"),
+	    CASER(UXK_STORE_LLC, "v >= 1/2 N; v <= 21/20 b + 256; v >= 19/20 a - 256",
+		  "UNC_CBO_CACHE_LOOKUP.WRITE_M", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"),
 	    NOCASE, S31_1, "each line was written back by an earlier run and is M in the LLC when "
-	    "this run asks for it; ANY_M >= WRITE_M"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_I", UX_CONTRAST, CASE(UXK_DRAM, DRIVE_DRAM),
+	    "this run asks for it; WRITE_M <= ANY_M <= ANY_MESI (5% + 256: counted in separate "
+	    "runs of the kernel, two CBo counters each)"),
+	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_I", UX_CONTRAST,
+	    CASER(UXK_DRAM, DRIVE_DRAM "; v <= a + 64", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
 	    CASE(UXK_LLC, QUIET_CACHE), S31_1, "flushed lines are not in the LLC (I); LLC hits are not I"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_I", UX_IDENTITY,
-	    CASER(UXK_DRAM, "v >= a - 64; a >= 3/4 N; v <= 5 N + 4096", "UNC_CBO_CACHE_LOOKUP.READ_I"),
-	    CASE(UXK_LLC, "v <= 1/8 N + 1024"), S31_1, "ANY_I >= READ_I, each flushed step one"),
+	    CASER(UXK_DRAM, "v >= 19/20 a - 256; a >= 3/4 N; v <= 21/20 b + 256; b <= 5 N + 4096",
+		  "UNC_CBO_CACHE_LOOKUP.READ_I", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"),
+	    CASE(UXK_LLC, "v <= 1/8 N + 1024"), S31_1,
+	    "READ_I <= ANY_I <= ANY_MESI, each flushed step one (5% + 256: separate runs)"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_MESI", UX_CONTRAST, CASE(UXK_LLC, DRIVE_LLC),
 	    CASE(UXK_L2, QUIET_CACHE), S31_1, "every L2 miss is a read lookup; L2 hits never reach a CBo"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", UX_CONTRAST, CASE(UXK_STORE_LLC, DRIVE_LLC),
@@ -613,13 +621,17 @@ const struct ux_row ux_rows[] = {
 	    CASER(UXK_LLC, "v >= a - 64; a >= 1/2 N; v <= 4 N + 1024", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
 	    NOCASE, S31_1, "ANY_MESI >= READ_MESI, every L2 miss one"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_ES", UX_IDENTITY,
-	    CASER(UXK_LLC, "v >= a - 64; a >= 1/2 N; v <= 4 N + 1024", "UNC_CBO_CACHE_LOOKUP.READ_ES"),
-	    NOCASE, S31_1, "ANY_ES >= READ_ES; lines only this core reads are E in the LLC"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_ES", UX_CONTRAST, CASE(UXK_LLC, DRIVE_LLC),
+	    CASER(UXK_LLC, "v >= 19/20 a - 256; a >= 1/2 N; v <= 21/20 b + 256; b <= 4 N + 1024",
+		  "UNC_CBO_CACHE_LOOKUP.READ_ES", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"), NOCASE, S31_1,
+	    "READ_ES <= ANY_ES <= ANY_MESI; clean lines only this core reads are E in the LLC"),
+	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_ES", UX_CONTRAST,
+	    CASER(UXK_LLC, "v >= 1/2 N; v <= a + 64", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
 	    CASE(UXK_DRAM, "v <= 1/4 N + 4096"), S31_1,
-	    "lines only this core read are E in the LLC; flushed lines are I"),
+	    "clean lines only this core read are E in the LLC, each counted once (<= READ_MESI); "
+	    "flushed lines are I"),
 	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_ES", UX_IDENTITY,
-	    CASER(UXK_STORE_LLC, "v + a >= 1/2 N; v + a <= 3 N + 1024", "UNC_CBO_CACHE_LOOKUP.WRITE_M"),
+	    CASER(UXK_STORE_LLC, "v + a >= 1/2 N; v + a <= 21/20 b + 256; b <= 3 N + 1024",
+		  "UNC_CBO_CACHE_LOOKUP.WRITE_M", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI"),
 	    NOCASE, S31_1, "each line's writeback looks up a line the inclusive LLC holds (M, E or "
 	    "S, never I): WRITE_M + WRITE_ES >= writebacks"),
 

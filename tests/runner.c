@@ -97,7 +97,7 @@ static void instance_full_name(const struct check *ck, unsigned i, char *buf, si
 {
 	str_lcpy(buf, ck->name, len);
 	if (ck->instance_name) {
-		char suffix[40];
+		char suffix[64];	/* events.nhm.<the seeds' longest name> */
 
 		ck->instance_name(i, suffix, sizeof(suffix));
 		str_lcat(buf, ".", len);

@@ -166,6 +166,11 @@ const struct check suite_checks[] = {
 	  check_uncore_nhm_qmc_writes, 0, 0, 0, 0 },
 	{ "uncore.nhm.occupancy_empty", "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
 	  check_uncore_nhm_occupancy_empty, 0, 0, 0, 0 },
+	/* The seeds' uncore events against their expectations (tests/expect_uncore_rows.c). */
+	{ "events.nhm", "a seed 000 Nehalem uncore event against its expectation row (kernel, relation)",
+	  check_events_nhm_uncore, 0, 60000, events_nhm_instances, events_nhm_instance_name },
+	{ "events.skl", "a seed 001 Skylake client uncore event against its expectation row (kernel, relation)",
+	  check_events_skl_uncore, 0, 60000, events_skl_instances, events_skl_instance_name },
 	{ "system.unexpected_interrupts", "no interrupt arrived without a handler during the run",
 	  check_system_unexpected_interrupts, 0, 0, 0, 0 },
 };

@@ -54,6 +54,9 @@ HOST_MODS_test_pmu_run := tests/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c p
 	pmu/pmi.c pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c lib/stats.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_expect := tests/expect.c pmu/event.c lib/fmt.c lib/string.c
 HOST_MODS_test_expect_uncore := tests/expect_uncore.c tests/expect_uncore_rows.c lib/fmt.c lib/string.c
+# With the top-level Makefile (which generates the catalogs): every row's names in the catalog.
+HOST_MODS_test_expect_uncore += $(if $(CATALOG_SRCS),pmu/catalog.c pmu/catalog_arch.c \
+	pmu/catalog_skl_unc.c pmu/event.c $(CATALOG_SRCS))
 HOST_MODS_test_pebs := pmu/pebs.c pmu/ds.c pmu/pmu.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fmt.c lib/string.c \
 	tests/host/pmu_model.c tests/host/uncore_model.c

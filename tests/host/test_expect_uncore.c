@@ -15,7 +15,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/catalog.h"
 #include "tests/expect_uncore.h"
+
+/* Linked only when the catalogs were generated (the top-level Makefile's host-test). */
+extern const struct pmu_catalog *pmu_catalog_by_model(const char *model) __attribute__((weak));
 
 static void test_parse_eval(void **state)
 {
@@ -198,6 +202,28 @@ static void test_runaway_counter_fails(void **state)
 	}
 }
 
+/* Every row's event and reference resolves in its uncore's catalog (seed spellings). */
+static void test_names_in_catalog(void **state)
+{
+	unsigned missing = 0;
+	(void)state;
+
+	if (!pmu_catalog_by_model)
+		skip();
+	for (unsigned i = 0; i < ux_nrows; i++) {
+		const struct ux_row *r = &ux_rows[i];
+		const struct pmu_catalog *cat = pmu_catalog_by_model(strcmp(r->model, "nhm") ?
+								     "skl_unc" : "nhm_unc");
+
+		assert_non_null(cat);
+		if (!pmu_catalog_find(&cat, 1, r->event, NULL)) {
+			printf("# %s: %s not in the %s catalog\n", r->model, r->event, cat->model);
+			missing++;
+		}
+	}
+	assert_int_equal(missing, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_dead_uncore_fails),
 		cmocka_unit_test(test_runaway_counter_fails),
+		cmocka_unit_test(test_names_in_catalog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
