@@ -296,6 +296,29 @@ int pmu_smi_count(const struct pmu_caps *p, uint64_t *count)
 	return r;
 }
 
+int pmu_extra_msr_write(const struct pmu_caps *p, uint32_t msr, uint64_t v, char *err,
+			size_t errlen)
+{
+	int r;
+
+	(void)p;
+	switch (msr) {
+	case MSR_OFFCORE_RSP_0:
+	case MSR_OFFCORE_RSP_1:
+	case MSR_PEBS_LD_LAT_THRESHOLD:
+	case MSR_UNCORE_ADDR_OPCODE_MATCH:
+	case MSR_GQ_SNOOP_MESF:
+		break;
+	default:
+		return pmu_error(err, errlen, "MSR 0x%x is no event's extra MSR", msr);
+	}
+	r = hw_wrmsr(msr, v);
+	if (r)
+		return pmu_error(err, errlen, "WRMSR 0x%x <- 0x%llx faulted (vector %d)", msr,
+				 (unsigned long long)v, r);
+	return 0;
+}
+
 int pmu_reset(const struct pmu_caps *p)
 {
 	uint64_t dbg;

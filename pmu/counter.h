@@ -95,6 +95,12 @@ int pmu_reset(const struct pmu_caps *p);
  * where it does not. */
 int pmu_smi_count(const struct pmu_caps *p, uint64_t *count);
 
+/* The extra MSR an event of the catalog needs (pmu_event_def.msr: MSR_OFFCORE_RSP_0/1,
+ * MSR_PEBS_LD_LAT_THRESHOLD, Nehalem's MSR_UNCORE_ADDR_OPCODE_MATCH and MSR_GQ_SNOOP_MESF);
+ * any other MSR is refused unwritten. */
+int pmu_extra_msr_write(const struct pmu_caps *p, uint32_t msr, uint64_t v, char *err,
+			size_t errlen);
+
 /* The PMU as found, to put back at exit. */
 struct pmu_state {
 	bool saved;

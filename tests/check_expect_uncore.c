@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events.nhm.<EVENT> and events.skl.<EVENT> for the seeds' uncore events: each row of
- * tests/expect_uncore_rows.c run on a CPU with that uncore. A case's event and its reference
+ * The seeds' uncore events: each row of tests/expect_uncore_rows.c run on a CPU with that
+ * uncore, for the checks events.nhm.<EVENT> and events.skl.<EVENT> (tests/check_events.c
+ * hands its rows of uncore events here). A case's event and its reference
  * events are found in the catalog by name (pmu/catalog.h), placed on the uncore's counters
  * (Nehalem: eight, the row's event on a counter that rotates with the row, so every counter
  * carries driven rows; Skylake: counter 0 of every CBo summed, as seed 001 3.1 recommends,
@@ -31,61 +32,6 @@
 #define SEED		0x9e3779b97f4a7c15ULL
 #define MAX_EVENTS	(1 + UX_MAX_REFS)
 #define MAX_RUNS	MAX_EVENTS
-
-/* ---- Rows of this machine's uncore ------------------------------------------------------ */
-
-static const struct ux_row *row_of(const char *model, unsigned i, unsigned *pos)
-{
-	unsigned n = 0;
-
-	for (unsigned r = 0; r < ux_nrows; r++)
-		if (!str_cmp(ux_rows[r].model, model) && n++ == i) {
-			if (pos)
-				*pos = n - 1;
-			return &ux_rows[r];
-		}
-	return NULL;
-}
-
-static unsigned rows_of(const char *model)
-{
-	unsigned n = 0;
-
-	for (unsigned r = 0; r < ux_nrows; r++)
-		n += !str_cmp(ux_rows[r].model, model);
-	return n;
-}
-
-/* Instances: the rows of the uncore this CPU's model number has (none elsewhere); known
- * before discovery, when the options are checked. */
-static enum uncore_kind kind_here(void)
-{
-	return uncore_kind_from_model(plat.cpu.vendor, plat.cpu.family, plat.cpu.model);
-}
-
-unsigned events_nhm_instances(void)
-{
-	return kind_here() == UNCORE_NHM ? rows_of("nhm") : 0;
-}
-
-unsigned events_skl_instances(void)
-{
-	return kind_here() == UNCORE_SKL ? rows_of("skl") : 0;
-}
-
-void events_nhm_instance_name(unsigned i, char *buf, size_t len)
-{
-	const struct ux_row *r = row_of("nhm", i, NULL);
-
-	str_lcpy(buf, r ? r->event : "?", len);
-}
-
-void events_skl_instance_name(unsigned i, char *buf, size_t len)
-{
-	const struct ux_row *r = row_of("skl", i, NULL);
-
-	str_lcpy(buf, r ? r->event : "?", len);
-}
 
 /* ---- Working sets and kernels ---------------------------------------------------------- */
 
@@ -617,17 +563,14 @@ static void diag_case(struct check_ctx *c, const struct ux_row *row, unsigned k,
 	check_diag(c, "  %s", row->c[k].rel);
 }
 
-static enum check_status check_row(struct check_ctx *c, const char *model, unsigned inst)
+enum check_status check_events_uncore_row(struct check_ctx *c, const struct ux_row *row)
 {
 	struct case_result res[UX_MAX_CASES];
-	unsigned pos = 0, nc;
-	const struct ux_row *row = row_of(model, inst, &pos);
-	const char *no = uncore_unavailable_reason(&uncore, str_cmp(model, "nhm") ? UNCORE_SKL :
-						  UNCORE_NHM);
+	unsigned pos = (unsigned)(row - ux_rows), nc;
+	const char *no = uncore_unavailable_reason(&uncore, str_cmp(row->model, "nhm") ?
+						  UNCORE_SKL : UNCORE_NHM);
 	char why[200], meas[160] = "";
 
-	if (!row)
-		return check_fail(c, "measured=no row %u expected=a row", inst);
 	if (row->kind == UX_NONE)
 		return check_skip(c, "no expectation (%s): %s", row->source, row->why);
 	if (no)
@@ -657,14 +600,4 @@ static enum check_status check_row(struct check_ctx *c, const char *model, unsig
 					  row->source, res[k].failed);
 	return check_pass(c, "measured=%s expected=%s: %s%s%s (%s)", meas, ux_kind_name(row->kind),
 			  row->c[0].rel, nc > 1 ? " | " : "", nc > 1 ? row->c[1].rel : "", row->source);
-}
-
-enum check_status check_events_nhm_uncore(struct check_ctx *c)
-{
-	return check_row(c, "nhm", c->instance);
-}
-
-enum check_status check_events_skl_uncore(struct check_ctx *c)
-{
-	return check_row(c, "skl", c->instance);
 }

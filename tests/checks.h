@@ -62,6 +62,13 @@ void branch_miss_instance_name(unsigned i, char *buf, size_t len);
 enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c);
 enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c);
 enum check_status check_pmu_cache_levels(struct check_ctx *c);
+/* tests/check_events.c: one instance per event of a seed (tests/events_table.c) */
+enum check_status check_events_nhm(struct check_ctx *c);
+unsigned events_nhm_instances(void);
+void events_nhm_instance_name(unsigned i, char *buf, size_t len);
+enum check_status check_events_skl(struct check_ctx *c);
+unsigned events_skl_instances(void);
+void events_skl_instance_name(unsigned i, char *buf, size_t len);
 /* tests/check_lbr.c */
 enum check_status check_lbr_stack(struct check_ctx *c);
 unsigned lbr_stack_instances(void);
@@ -110,13 +117,10 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c);
 enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c);
-/* tests/check_expect_uncore.c: one instance per uncore row of tests/expect_uncore_rows.c */
-enum check_status check_events_nhm_uncore(struct check_ctx *c);
-enum check_status check_events_skl_uncore(struct check_ctx *c);
-unsigned events_nhm_instances(void);
-unsigned events_skl_instances(void);
-void events_nhm_instance_name(unsigned i, char *buf, size_t len);
-void events_skl_instance_name(unsigned i, char *buf, size_t len);
+/* tests/check_expect_uncore.c: an events.<model>.<EVENT> check of a seed uncore event, by its
+ * row of tests/expect_uncore_rows.c (tests/check_events.c calls it) */
+struct ux_row;
+enum check_status check_events_uncore_row(struct check_ctx *c, const struct ux_row *row);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

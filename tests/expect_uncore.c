@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The uncore expectation relations: parsing and evaluating the linear constraints of a row. */
 #include "tests/expect_uncore.h"
+#include "tests/events.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 
@@ -299,4 +300,22 @@ const struct ux_row *ux_find(const char *model, const char *event)
 		if (!str_cmp(ux_rows[i].model, model) && !str_casecmp(ux_rows[i].event, event))
 			return &ux_rows[i];
 	return NULL;
+}
+
+unsigned ux_ev_rel(const char *model, const char *event, const char **why_none)
+{
+	const struct ux_row *r = ux_find(model, event);
+
+	if (why_none)
+		*why_none = r && r->kind == UX_NONE ? r->why : NULL;
+	if (!r)
+		return EVR_NONE;
+	switch (r->kind) {
+	case UX_EXACT: return EVR_EXACT;
+	case UX_IDENTITY: return EVR_IDENTITY;
+	case UX_RANGE:
+	case UX_QUIET: return EVR_RANGE;
+	case UX_CONTRAST: return EVR_CONTRAST;
+	default: return EVR_NONE;
+	}
 }

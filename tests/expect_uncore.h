@@ -118,4 +118,12 @@ unsigned ux_nrefs(const struct ux_case *c);
 /* The row of `event` for `model`, or NULL. */
 const struct ux_row *ux_find(const char *model, const char *event);
 
+/*
+ * For the events table (tests/events.h), whose rows of the seeds' uncore events are bound
+ * here: the relation kind (enum ev_rel) the uncore row of (model, event) gives (quiet
+ * counts as a range), or 0 (EVR_NONE) when it has none or there is no such row, with
+ * *why_none (if not NULL) set to the reason or NULL.
+ */
+unsigned ux_ev_rel(const char *model, const char *event, const char **why_none);
+
 #endif /* TESTS_EXPECT_UNCORE_H */

@@ -30,6 +30,11 @@ struct check_ctx {
 /* Flags */
 #define CHECK_MANUAL	(1U << 0)	/* runs only when a tests= glob names its group
 					 * literally (selftests that fail or hang by design) */
+#define CHECK_GATED	(1U << 1)	/* before its instances, run() is called once with
+					 * instance CHECK_GATE: a SKIP then stands for every
+					 * selected instance, reported once under the check's
+					 * own name (events.nhm on a CPU that is not Nehalem) */
+#define CHECK_GATE	(~0U)
 
 struct check {
 	const char *name;		/* "group.name" */

@@ -63,6 +63,16 @@ HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fm
 HOST_MODS_test_uncore := pmu/uncore.c pmu/pmu.c pmu/discover.c pmu/lbr.c pmu/ds.c \
 	arch/x86/cpuid.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_EXTRA_DEPS_test_string := lib/string.c
+# The seed-event table against the event catalog (the generated tables: Makefile's
+# CATALOG_SRCS, so only when included from it).
+ifdef CATALOG_SRCS
+HOST_TESTS += test_events
+HOST_MODS_test_events := tests/events.c tests/events_table.c pmu/catalog.c pmu/catalog_arch.c \
+	pmu/catalog_skl_unc.c $(CATALOG_SRCS) lib/fmt.c lib/string.c
+HOST_EXTRA_DEPS_test_events := tests/events.h pmu/catalog.h
+# The rows of the seeds' uncore events are bound in tests/expect_uncore_rows.c.
+HOST_MODS_test_events += tests/expect_uncore.c tests/expect_uncore_rows.c
+endif
 
 HOST_TEST_BINS := $(addprefix $(HOST_BUILD)/,$(HOST_TESTS))
 

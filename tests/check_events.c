@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seed-event checks events.<model>.<EVENT> (tests/events_table.c) and their engine:
+ * the rows of one (kernel, size) are measured together, every event they need (identity
+ * partners too) counted once, several per run on the counters the catalog allows, and
+ * kept; each check then evaluates its relation from what was kept.
+ */
+#include "arch/x86/msr.h"
+#include "boot/console.h"
+#include "boot/platform.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/catalog.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
+#include "tests/checks.h"
+#include "tests/events.h"
+#include "tests/expect_uncore.h"
+#include "tests/pmu_run.h"
+
+#define EV_REPS		3		/* pairs of runs kept per measurement */
+#define EV_CACHE_MAX	1536		/* (event, kernel, size) counts kept */
+#define EV_GROUP_MAX	128		/* events one (kernel, size) needs */
+#define EV_ERR_LEN	96
+
+struct ev_count {
+	const char *model, *name;	/* the table's spelling */
+	uint8_t kernel;
+	uint32_t size;
+	bool ok;
+	int64_t diff, median;
+	uint64_t n;			/* the iterations the difference covers */
+	char err[EV_ERR_LEN];
+};
+
+static struct ev_count cache[EV_CACHE_MAX];
+static unsigned ncache;
+
+static struct ev_count *cache_find(const char *model, const char *name, unsigned kernel,
+				   uint32_t size)
+{
+	for (unsigned i = 0; i < ncache; i++) {
+		struct ev_count *e = &cache[i];
+
+		if (e->kernel == kernel && e->size == size && !str_cmp(e->model, model) &&
+		    !str_cmp(e->name, name))
+			return e;
+	}
+	return NULL;
+}
+
+static struct ev_count *cache_add(const char *model, const char *name, unsigned kernel,
+				  uint32_t size)
+{
+	struct ev_count *e;
+
+	if (ncache >= EV_CACHE_MAX)
+		return NULL;
+	e = &cache[ncache++];
+	memset(e, 0, sizeof(*e));
+	e->model = model;
+	e->name = name;
+	e->kernel = (uint8_t)kernel;
+	e->size = size;
+	str_lcpy(e->err, "not measured", sizeof(e->err));
+	return e;
+}
+
+/* --- Kernels: what a (kernel, size) runs ------------------------------------------- */
+
+struct ev_setup {
+	const struct kernel_desc *k;
+	void *arg;
+	uint64_t n;
+	void (*before)(uint64_t n, void *arg);
+};
+
+static void chase_cold(uint64_t n, void *first)
+{
+	chase_flush(first, n);
+}
+
+#define CHASE_SEED	0x9e3779b97f4a7c15ULL
+
+static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *err, size_t len)
+{
+	/* Static: the oracle's frame model assumes no kernel data shares the frame's stack page. */
+	static struct branch_lfsr lfsr;
+	static struct branch_mix mix;
+	uint64_t nodes;
+
+	memset(s, 0, sizeof(*s));
+	switch (kernel) {
+	case EVK_LOOP: s->k = &kernel_loop4_desc; s->n = size; return 0;
+	case EVK_ADD: s->k = &kernel_add_chain_desc; s->n = size; return 0;
+	case EVK_IMUL: s->k = &kernel_imul_chain_desc; s->n = size; return 0;
+	case EVK_DIV: s->k = &kernel_div_loop_desc; s->n = size; return 0;
+	case EVK_LFSR:
+		lfsr = (struct branch_lfsr){ 0xace1ace1ace1ace1ULL, LFSR64_TAPS };
+		s->k = &kernel_branch_lfsr_desc; s->arg = &lfsr; s->n = size;
+		return 0;
+	case EVK_MIX: s->k = &kernel_branch_mix_desc; s->arg = &mix; s->n = size; return 0;
+	case EVK_BIGCODE: s->k = &kernel_bigcode_desc; s->n = size; return 0;
+	case EVK_SMALLCODE: s->k = &kernel_smallcode_desc; s->n = size; return 0;
+	case EVK_CHASE:
+	case EVK_CHASE_COLD:
+	case EVK_CHASE_PAGE: {
+		uint64_t stride = kernel == EVK_CHASE_PAGE ? 4096 : 64;
+
+		if (size > plat.buf_size || !plat.buf)
+			break;
+		nodes = size / stride;
+		if (nodes < 2)
+			break;
+		s->k = &kernel_chase_desc;
+		s->arg = chase_build(plat.buf, nodes, stride, CHASE_SEED);
+		/* Cold: the 2n steps of the longer run visit 2n distinct lines, all flushed. */
+		s->n = events_iters(kernel, size);
+		if (kernel == EVK_CHASE_COLD)
+			s->before = (void (*)(uint64_t, void *))chase_cold;
+		return 0;
+	}
+	case EVK_STORE:
+	case EVK_STORE_NT:
+		/* One line per iteration; the run at 2n writes 2n lines. */
+		if (2ULL * size > plat.buf_size || !plat.buf || size < 64)
+			break;
+		s->k = kernel == EVK_STORE ? &kernel_store_plain_desc : &kernel_store_nt_desc;
+		s->arg = (void *)(uintptr_t)plat.buf;
+		s->n = events_iters(kernel, size);
+		return 0;
+	default:
+		fmt_snprintf(err, len, "kernel %s not available", ev_kernel_name(kernel));
+		return -1;
+	}
+	fmt_snprintf(err, len, "%s at %u bytes does not fit the %llu-byte test buffer",
+		     ev_kernel_name(kernel), size, (unsigned long long)plat.buf_size);
+	return -1;
+}
+
+/* --- Events: resolution through the catalog and placement on counters -------------- */
+
+static unsigned model_catalogs(const char *model, const struct pmu_catalog **cats)
+{
+	static const char *const nhm[] = { "nhm", "nhm_unc", "arch" };
+	static const char *const skl[] = { "skl_unc" };
+	const char *const *names = !str_cmp(model, "nhm") ? nhm : skl;
+	unsigned count = !str_cmp(model, "nhm") ? 3 : 1, n = 0;
+
+	for (unsigned i = 0; i < count; i++) {
+		const struct pmu_catalog *c = pmu_catalog_by_model(names[i]);
+
+		if (c)
+			cats[n++] = c;
+	}
+	return n;
+}
+
+static const struct pmu_event_def *resolve(const char *model, const char *name)
+{
+	const struct pmu_catalog *cats[4];
+	unsigned n = model_catalogs(model, cats);
+
+	return pmu_catalog_find(cats, n, name, NULL);
+}
+
+struct ev_need {
+	struct ev_count *slot;
+	const struct pmu_event_def *def;
+	bool placed;
+};
+
+static unsigned allowed_gp(const struct pmu_event_def *d)
+{
+	unsigned n = 0, gp = pmu.num_gp < 8 ? pmu.num_gp : 8;
+
+	for (unsigned i = 0; i < gp; i++)
+		n += pmu_catalog_counter_ok(d, i);
+	return n;
+}
+
+static uint64_t evtsel_of(const struct pmu_event_def *d)
+{
+	struct pmu_evtsel e = pmu_catalog_evtsel(d, false, true);
+
+	return pmu_evtsel_encode(&e);
+}
+
+/* One run: as many pending events as the counters take (restricted ones first, one value
+ * per extra MSR), counted by the differential method. */
+static void run_batch(struct ev_need *need, unsigned nneed, const struct ev_setup *s)
+{
+	struct ctr_cfg cfg[PMU_RUN_MAX];
+	struct ev_need *who[PMU_RUN_MAX];
+	unsigned ncfg = 0, gp = pmu.num_gp < 8 ? pmu.num_gp : 8;
+	uint32_t used_gp = 0, used_fixed = 0, msr = 0;
+	uint64_t msr_value = 0;
+	struct pmu_run_opts o = { .reps = EV_REPS, .before = s->before };
+	struct pmu_diff d;
+	char err[PMU_ERR_LEN];
+
+	for (unsigned pass = 1; pass <= 8; pass++) {
+		for (unsigned i = 0; i < nneed && ncfg < PMU_RUN_MAX; i++) {
+			struct ev_need *e = &need[i];
+			const struct pmu_event_def *def = e->def;
+
+			if (e->placed || (def->fixed < 0 && allowed_gp(def) != pass))
+				continue;
+			if (def->msr && msr && (def->msr != msr || def->msr_value != msr_value))
+				continue;
+			if (def->fixed >= 0) {
+				if (pass != 1 || (unsigned)def->fixed >= pmu.num_fixed ||
+				    (used_fixed & (1U << def->fixed)))
+					continue;
+				used_fixed |= 1U << def->fixed;
+				cfg[ncfg] = (struct ctr_cfg){ .fixed = true, .idx = (unsigned)def->fixed,
+					.fixed_ctrl = FIXED_CTR_CTRL_OS |
+						      (def->flags & PMU_EVF_ANY ? FIXED_CTR_CTRL_ANY : 0) };
+			} else {
+				unsigned idx = 0;
+
+				while (idx < gp && ((used_gp & (1U << idx)) || !pmu_catalog_counter_ok(def, idx)))
+					idx++;
+				if (idx >= gp)
+					continue;
+				used_gp |= 1U << idx;
+				cfg[ncfg] = (struct ctr_cfg){ .idx = idx, .evtsel = evtsel_of(def) };
+			}
+			if (def->msr) {
+				msr = def->msr;
+				msr_value = def->msr_value;
+			}
+			e->placed = true;
+			who[ncfg++] = e;
+		}
+	}
+	if (!ncfg) {
+		/* Nothing could be placed: a fixed-only event without that fixed counter, or a
+		 * counter mask beyond this PMU's counters. */
+		for (unsigned i = 0; i < nneed; i++) {
+			if (need[i].placed)
+				continue;
+			need[i].placed = true;
+			fmt_snprintf(need[i].slot->err, EV_ERR_LEN, "no counter of this PMU can count "
+				     "it (fixed %d, mask 0x%x)", need[i].def->fixed, need[i].def->counters);
+		}
+		return;
+	}
+	err[0] = '\0';
+	if (msr && pmu_extra_msr_write(&pmu, msr, msr_value, err, sizeof(err)) == 0) {
+		if (pmu_run_differential(cfg, ncfg, s->k, s->n, s->arg, &o, &d, err, sizeof(err)))
+			d.kept = 0;
+		pmu_extra_msr_write(&pmu, msr, 0, NULL, 0);
+	} else if (!msr) {
+		if (pmu_run_differential(cfg, ncfg, s->k, s->n, s->arg, &o, &d, err, sizeof(err)))
+			d.kept = 0;
+	} else {
+		d.kept = 0;
+	}
+	for (unsigned i = 0; i < ncfg; i++) {
+		struct ev_count *c = who[i]->slot;
+
+		if (!d.kept) {
+			str_lcpy(c->err, err[0] ? err : "the run failed", sizeof(c->err));
+			continue;
+		}
+		c->ok = true;
+		c->diff = d.diff[i];
+		c->median = d.median[i];
+		c->n = s->n;
+	}
+}
+
+/* Adds name (model's, on kernel/size) to the group's needs unless it is kept already. */
+static void need_add(struct ev_need *need, unsigned *nneed, const char *model, const char *name,
+		     unsigned kernel, uint32_t size)
+{
+	struct ev_count *c;
+
+	if (!str_cmp(name, "n") || cache_find(model, name, kernel, size) || *nneed >= EV_GROUP_MAX)
+		return;
+	c = cache_add(model, name, kernel, size);
+	if (!c)
+		return;
+	need[*nneed] = (struct ev_need){ .slot = c, .def = resolve(model, name) };
+	if (!need[*nneed].def) {
+		str_lcpy(c->err, "not in the event catalog", sizeof(c->err));
+		return;
+	}
+	if (need[*nneed].def->unit != PMU_UNIT_CORE) {
+		/* The uncore rows' engine is not part of this one yet. */
+		str_lcpy(c->err, "uncore events are not measured yet", sizeof(c->err));
+		return;
+	}
+	(*nneed)++;
+}
+
+/* Measures every event the model's rows need on (kernel, size) that is not kept yet. */
+static void measure_group(const struct events_model *m, unsigned kernel, uint32_t size)
+{
+	static struct ev_need need[EV_GROUP_MAX];
+	unsigned nneed = 0;
+	struct ev_setup s;
+	char err[EV_ERR_LEN];
+
+	for (unsigned i = m->first; i < m->first + m->count; i++) {
+		const struct events_row *r = &events_rows[i];
+
+		if (r->rel == EVR_NONE)
+			continue;
+		if (r->kernel == kernel && r->size == size) {
+			need_add(need, &nneed, m->model, r->event, kernel, size);
+			if (r->rel == EVR_IDENTITY) {
+				char buf[256];
+				const char *names[EV_MAX_TERMS];
+				int signs[EV_MAX_TERMS];
+				unsigned nt = events_terms(r->terms, buf, sizeof(buf), names, signs,
+							   EV_MAX_TERMS);
+
+				for (unsigned t = 0; t < nt; t++) {
+					/* names point into buf: keep the table's own pointer instead */
+					const char *stable = NULL;
+
+					for (unsigned j = m->first; j < m->first + m->count && !stable; j++)
+						if (!str_cmp(events_rows[j].event, names[t]))
+							stable = events_rows[j].event;
+					if (stable)
+						need_add(need, &nneed, m->model, stable, kernel, size);
+				}
+			}
+		}
+		if (r->rel == EVR_CONTRAST && r->kernel2 == kernel && r->size2 == size)
+			need_add(need, &nneed, m->model, r->event, kernel, size);
+	}
+	if (!nneed)
+		return;
+	if (ev_setup(kernel, size, &s, err, sizeof(err))) {
+		for (unsigned i = 0; i < nneed; i++)
+			str_lcpy(need[i].slot->err, err, sizeof(need[i].slot->err));
+		return;
+	}
+	for (;;) {
+		bool left = false;
+
+		for (unsigned i = 0; i < nneed && !left; i++)
+			left = !need[i].placed;
+		if (!left)
+			break;
+		/* The chase's nodes may have been overwritten by a store kernel in between:
+		 * build it again for each batch. */
+		if (kernel == EVK_CHASE || kernel == EVK_CHASE_COLD || kernel == EVK_CHASE_PAGE)
+			ev_setup(kernel, size, &s, err, sizeof(err));
+		run_batch(need, nneed, &s);
+	}
+}
+
+/* --- Checks ------------------------------------------------------------------------ */
+
+struct eval_ctx {
+	const char *model;
+	const char *missing;
+};
+
+static bool get_count(void *ctx, const char *name, unsigned kernel, uint32_t size, int64_t *v)
+{
+	struct eval_ctx *e = ctx;
+	struct ev_count *c = cache_find(e->model, name, kernel, size);
+
+	if (!c || !c->ok) {
+		e->missing = c ? c->err : "not measured";
+		return false;
+	}
+	*v = c->diff;
+	return true;
+}
+
+static uint64_t iters_of(const char *model, const char *name, unsigned kernel, uint32_t size)
+{
+	struct ev_count *c = cache_find(model, name, kernel, size);
+
+	return c && c->ok ? c->n : 0;
+}
+
+static bool model_cpu(const char *model)
+{
+	if (!str_cmp(model, "nhm"))
+		return pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE;
+	if (!str_cmp(model, "skl"))
+		return pmu.uarch == UARCH_SKYLAKE || pmu.uarch == UARCH_KABY_LAKE;
+	return false;
+}
+
+static enum check_status check_events_model(struct check_ctx *c, const char *model)
+{
+	const struct events_model *m = events_model_by_name(model);
+	const struct events_row *r;
+	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
+	struct eval_ctx ec = { .model = model };
+	char detail[CHECK_DETAIL_LEN];
+	bool ok;
+
+	if (!m || !m->count)
+		return check_skip(c, "no rows for model %s", model);
+	if (c->instance == CHECK_GATE) {
+		if (!model_cpu(model) && !plat.opt.force_pmu)
+			return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
+					  pmu_uarch_name(pmu.uarch));
+		if (why)
+			return check_skip(c, "%s", why);
+		return CHECK_PASS;
+	}
+	if (c->instance >= m->count)
+		return check_fail(c, "measured=instance %u expected=< %u", c->instance, m->count);
+	r = &events_rows[m->first + c->instance];
+	if (!model_cpu(model) && !plat.opt.force_pmu)
+		return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
+				  pmu_uarch_name(pmu.uarch));
+	if (why)
+		return check_skip(c, "%s", why);
+	if (r->rel == EVR_NONE && ux_find(model, r->event))	/* tests/expect_uncore_rows.c */
+		return check_events_uncore_row(c, ux_find(model, r->event));
+	if (r->rel == EVR_NONE)
+		return check_skip(c, "no expectation: %s (%s)", r->why, r->source);
+	if (pmu.version < 2 && !plat.opt.force_pmu)
+		return check_skip(c, "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame");
+	measure_group(m, r->kernel, r->size);
+	if (r->rel == EVR_CONTRAST)
+		measure_group(m, r->kernel2, r->size2);
+	ok = events_eval(r, get_count, &ec, iters_of(model, r->event, r->kernel, r->size),
+			 r->rel == EVR_CONTRAST ? iters_of(model, r->event, r->kernel2, r->size2) : 0,
+			 detail, sizeof(detail));
+	if (ec.missing)
+		return check_fail(c, "%s (%s); %s", detail, ec.missing, r->source);
+	return check_report(c, ok ? CHECK_PASS : CHECK_FAIL, "%s; %s", detail, r->source);
+}
+
+enum check_status check_events_nhm(struct check_ctx *c)
+{
+	return check_events_model(c, "nhm");
+}
+
+enum check_status check_events_skl(struct check_ctx *c)
+{
+	return check_events_model(c, "skl");
+}
+
+static void row_name(const char *model, unsigned i, char *buf, size_t len)
+{
+	const struct events_model *m = events_model_by_name(model);
+
+	str_lcpy(buf, m && i < m->count ? events_rows[m->first + i].event : "?", len);
+}
+
+unsigned events_nhm_instances(void)
+{
+	const struct events_model *m = events_model_by_name("nhm");
+
+	return m ? m->count : 0;
+}
+
+void events_nhm_instance_name(unsigned i, char *buf, size_t len)
+{
+	row_name("nhm", i, buf, len);
+}
+
+unsigned events_skl_instances(void)
+{
+	const struct events_model *m = events_model_by_name("skl");
+
+	return m ? m->count : 0;
+}
+
+void events_skl_instance_name(unsigned i, char *buf, size_t len)
+{
+	row_name("skl", i, buf, len);
+}
+
+/* --- list coverage ----------------------------------------------------------------- */
+
+void events_coverage_print(void)
+{
+	const struct events_model *m;
+	unsigned nm = events_models(&m);
+
+	for (unsigned k = 0; k < nm; k++) {
+		unsigned with = 0, by_rel[EVR_CONTRAST + 1] = { 0 };
+
+		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
+			const struct events_row *r = &events_rows[i];
+			unsigned rel = r->rel != EVR_NONE ? r->rel : ux_ev_rel(r->model, r->event, NULL);
+
+			with += rel != EVR_NONE;
+			by_rel[rel <= EVR_CONTRAST ? rel : 0]++;
+		}
+		con_printf("# coverage %s (seed %s, %s): %u events, %u with an expectation "
+			   "(%u.%u%%: %u exact, %u range, %u identity, %u contrast), %u without\n",
+			   m[k].model, m[k].seed, m[k].cpu, m[k].count, with,
+			   m[k].count ? with * 100 / m[k].count : 0,
+			   m[k].count ? with * 1000 / m[k].count % 10 : 0, by_rel[EVR_EXACT],
+			   by_rel[EVR_RANGE], by_rel[EVR_IDENTITY], by_rel[EVR_CONTRAST],
+			   m[k].count - with);
+		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
+			const struct events_row *r = &events_rows[i];
+			const char *uw = NULL;
+
+			if (r->rel == EVR_NONE && !ux_ev_rel(r->model, r->event, &uw))
+				con_printf("#   %s.%s: %s (%s)\n", r->model, r->event, uw ? uw : r->why,
+					   r->source);
+		}
+	}
+}
