@@ -66,6 +66,11 @@
 #define WHY_ISOC	"isochronous, high- and critical-priority reads come from devices " \
 			"(display, audio) through the IOH; pmuboot runs none"
 
+#define WHY_WT_RTID	"which writes wait in the write tracker for an RTID after missing the L3 " \
+			"the seed does not say (uncached full-line writes, or the L3's modified " \
+			"victims): a guessed driver could fail a correct part, and a bound alone " \
+			"passes on a dead counter"
+
 /* A quiet Nehalem event on the DRAM chase: counts, or cycles. */
 #define NHM_QUIET(ev, src, why)		ROW("nhm", ev, UX_QUIET, CASE(UXK_DRAM, QUIET_EV), NOCASE, src, why)
 #define NHM_QUIET_CYC(ev, src, why)	ROW("nhm", ev, UX_QUIET, CASE(UXK_DRAM, QUIET_CYC), NOCASE, src, why)
@@ -90,11 +95,8 @@ const struct ux_row ux_rows[] = {
 	    CASER(UXK_DRAM, "v >= a; a >= 3/4 N; v <= 11/10 b + 4096",
 		  "UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS"), NOCASE, S22,
 	    "an L3 miss waits >= 1 cycle for its RTID, within its miss-to-fill period"),
-	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.WT_TO_RTID_ACQUIRED", UX_IDENTITY,
-	    CASER(UXK_STORE_NT, "v >= a; a >= 1/2 N; v <= 11/10 b + 4096",
-		  "UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", "UNC_GQ_TRACKER_OCCUP.WT"), NOCASE, S22,
-	    "an uncached full-line write misses the L3 and needs an RTID to reach the QHL; its wait "
-	    "is part of its write-tracker period"),
+	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.WT_TO_RTID_ACQUIRED", UX_NONE, NOCASE, NOCASE, S22,
+	    WHY_WT_RTID),
 	ROW("nhm", "UNC_GQ_TRACKER_OCCUP.WT", UX_IDENTITY,
 	    CASER(UXK_STORE_LLC, "v >= a; a >= 3/4 N; v >= b; v <= 16 b + 1024",
 		  "UNC_GQ_ALLOC.WT", "UNC_GQ_CYCLES_BUSY.WRITE_TRACKER"), NOCASE, S22,
@@ -109,10 +111,7 @@ const struct ux_row ux_rows[] = {
 	    CASE(UXK_L2, QUIET_CACHE), S22, "every read-tracker entry looks up the L3"),
 	ROW("nhm", "UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", UX_CONTRAST, CASE(UXK_DRAM, DRIVE_DRAM),
 	    CASE(UXK_LLC, QUIET_CACHE), S22, "every L3 miss acquires an RTID for the QHL; hits need none"),
-	ROW("nhm", "UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", UX_CONTRAST,
-	    CASE(UXK_STORE_NT, "v >= 1/2 N; v <= 2 N + 4096"), CASE(UXK_STORE_LLC, QUIET_EV), S22,
-	    "uncached full-line writes miss the L3 and go to the QHL with an RTID; L2 writebacks "
-	    "hit the inclusive L3"),
+	ROW("nhm", "UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", UX_NONE, NOCASE, NOCASE, S22, WHY_WT_RTID),
 	ROW("nhm", "UNC_GQ_ALLOC.WT", UX_CONTRAST, CASE(UXK_STORE_LLC, "v >= 3/4 N; v <= 3 N + 4096"),
 	    CASE(UXK_L2, QUIET_CACHE), S22,
 	    "each line stored beyond the L2 evicts one modified line: one writeback request"),
