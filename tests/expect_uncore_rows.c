@@ -265,9 +265,11 @@ const struct ux_row ux_rows[] = {
 	ROW("nhm", "UNC_LLC_LINES_OUT.M_STATE", UX_CONTRAST,
 	    CASE(UXK_EVICT_DIRTY, "v >= 1/2 N; v <= 2 N + 4096"), CASE(UXK_EVICT_CLEAN, QUIET_EV), S30,
 	    "with the L3 full of written lines each fill evicts a modified one; after reads, a clean one"),
-	ROW("nhm", "UNC_LLC_LINES_OUT.E_STATE", UX_CONTRAST,
-	    CASE(UXK_EVICT_CLEAN, "v >= 1/2 N; v <= 2 N + 4096"), CASE(UXK_LLC, QUIET_CACHE), S30,
-	    "with the L3 full of lines this core read each fill evicts an exclusive one"),
+	ROW("nhm", "UNC_LLC_LINES_OUT.E_STATE", UX_IDENTITY,
+	    CASER(UXK_EVICT_CLEAN, "v + b >= 1/2 N; v <= a + 64; a <= 2 N + 4096",
+		  "UNC_LLC_LINES_OUT.ANY", "UNC_LLC_LINES_OUT.I_STATE"), NOCASE, S30,
+	    "with the L3 full of clean lines this core read each fill evicts one; the seed does not "
+	    "say whether a line a core still owns leaves the L3 as E or as I: E + I >= N/2, E <= ANY"),
 	NHM_QUIET("UNC_LLC_LINES_OUT.S_STATE", S30, "lines are shared with another socket's caches "
 		  "only; " WHY_PEER),
 	ROW("nhm", "UNC_LLC_LINES_OUT.I_STATE", UX_IDENTITY,
