@@ -72,6 +72,17 @@ static void *setup_lines(const struct kernel_case *kc, uint64_t *units)
 	return (void *)(uintptr_t)plat.buf;
 }
 
+/* A denormal double (the smallest) at the start of the buffer. */
+static void *setup_denormal(const struct kernel_case *kc, uint64_t *units)
+{
+	uint64_t *p = (uint64_t *)(uintptr_t)plat.buf;
+
+	(void)kc;
+	(void)units;
+	*p = 1;
+	return p;
+}
+
 #define KB(x)	((x) << 10)
 #define MB(x)	((x) << 20)
 
@@ -101,6 +112,19 @@ static const struct kernel_case cases[] = {
 	{ "cpuid_loop", &kernel_cpuid_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
 	{ "regs_loop", &kernel_regs_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
 	{ "branch_mix", &kernel_branch_mix_desc, setup_lines, 0, 0, 0, { 1, 1000 } },
+	{ "x87_loop", &kernel_x87_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "mmx_loop", &kernel_mmx_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "sse_ps_loop", &kernel_sse_ps_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "sse_pd_loop", &kernel_sse_pd_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "sse_ss_loop", &kernel_sse_ss_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "sse_sd_loop", &kernel_sse_sd_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "sse_int_loop", &kernel_sse_int_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "lcp_loop", &kernel_lcp_loop_desc, NULL, 0, 0, 0, { 1, 1000 } },
+	{ "load_stream", &kernel_load_stream_desc, setup_lines, 0, 0, 0, { 1, 64, 4096 } },
+	{ "lock_loop", &kernel_lock_loop_desc, setup_lines, 0, 0, 0, { 1, 64, 4096 } },
+	{ "x87_denormal", &kernel_x87_denormal_desc, setup_denormal, 0, 0, 0, { 1, 1000 } },
+	{ "fldcw_loop", &kernel_fldcw_loop_desc, setup_lines, 0, 0, 0, { 1, 1000 } },
+	{ "ldmxcsr_loop", &kernel_ldmxcsr_loop_desc, setup_lines, 0, 0, 0, { 1, 1000 } },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

@@ -13,6 +13,11 @@ static const char *const kernel_names[EVK_COUNT] = {
 	[EVK_X87] = "x87", [EVK_MMX] = "mmx", [EVK_SSE_PS] = "sse_ps", [EVK_SSE_PD] = "sse_pd",
 	[EVK_SSE_SS] = "sse_ss", [EVK_SSE_SD] = "sse_sd", [EVK_SSE_INT] = "sse_int",
 	[EVK_LOCK] = "lock", [EVK_LCP] = "lcp", [EVK_DENORM] = "x87_denormal",
+	[EVK_FLDCW] = "fldcw", [EVK_LDMXCSR] = "ldmxcsr", [EVK_LOCK_E] = "lock_clean",
+	[EVK_STORE_E] = "store_clean", [EVK_CHASE_CLEAN] = "chase_clean",
+	[EVK_LOAD_COLD] = "load_stream_cold", [EVK_CHASE_OTHER] = "chase_other_core",
+	[EVK_CHASE_SHARED] = "chase_shared", [EVK_CHASE_HITM] = "chase_hitm",
+	[EVK_STORE_SHARED] = "store_shared", [EVK_LOCK_SHARED] = "lock_shared",
 };
 
 const char *ev_kernel_name(unsigned k)
@@ -23,10 +28,14 @@ const char *ev_kernel_name(unsigned k)
 uint64_t events_iters(unsigned kernel, uint32_t size)
 {
 	switch (kernel) {
-	case EVK_CHASE: return size / 64;
+	case EVK_CHASE: case EVK_CHASE_CLEAN: case EVK_CHASE_OTHER: case EVK_CHASE_SHARED:
+	case EVK_CHASE_HITM:
+		return size / 64;
 	case EVK_CHASE_COLD: return size / 128 < EV_COLD_STEPS ? size / 128 : EV_COLD_STEPS;
 	case EVK_CHASE_PAGE: return size / 4096;
-	case EVK_STORE: case EVK_STORE_NT: return size / 64;
+	case EVK_STORE: case EVK_STORE_NT: case EVK_STORE_E: case EVK_LOCK: case EVK_LOCK_E:
+	case EVK_LOAD_COLD: case EVK_STORE_SHARED: case EVK_LOCK_SHARED:
+		return size / 64;
 	default: return size;
 	}
 }

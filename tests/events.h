@@ -75,9 +75,21 @@ enum ev_kernel {
 	EVK_SSE_SS,	/* scalar single */
 	EVK_SSE_SD,	/* scalar double */
 	EVK_SSE_INT,	/* packed integer (PADDD on XMM) */
-	EVK_LOCK,	/* locked read-modify-write of one line */
+	EVK_LOCK,	/* lock add, one per 64-byte line, size bytes, warm (lines modified) */
+	EVK_LOCK_E,	/* ... every line made clean (flushed, read) before each run */
+	EVK_STORE_E,	/* store_plain, every line made clean before each run */
+	EVK_CHASE_CLEAN, /* the warm chase over lines flushed once after they were built: clean */
+	EVK_LOAD_COLD,	/* load_stream: 8 loads per line, every line flushed before each run */
+	/* With a second CPU (the first chosen AP), before each run, over the working set: */
+	EVK_CHASE_OTHER, /* flushed, then read by the other CPU: it alone holds them, clean */
+	EVK_CHASE_SHARED, /* flushed, read by the other CPU and here: both hold them shared */
+	EVK_CHASE_HITM,	/* flushed, then written by the other CPU: modified there */
+	EVK_STORE_SHARED, /* store_plain over lines both CPUs read first (shared) */
+	EVK_LOCK_SHARED, /* lock over lines both CPUs read first (shared) */
 	EVK_LCP,	/* instructions with a length-changing prefix (66H + imm16) */
 	EVK_DENORM,	/* x87 on denormal inputs: a microcode assist each */
+	EVK_FLDCW,	/* fnstcw + fldcw twice per iteration */
+	EVK_LDMXCSR,	/* stmxcsr + ldmxcsr twice per iteration */
 	EVK_COUNT
 };
 

@@ -215,6 +215,110 @@ STORE_MODEL(kernel_store_nt, 11, 3, 8);
 STORE_MODEL(kernel_store_ntdq, 7, 4, 4);
 STORE_MODEL(kernel_store_plain, 11, 2, 8);
 
+/* fp.S kernel_lock_loop: one locked add per line, n consecutive lines from arg: a load and a
+ * store each. */
+LOOP_KERNEL_SYMS(kernel_lock_loop);
+
+static void predict_kernel_lock_loop(uint64_t n, const void *arg, uint64_t ret_to,
+				     struct exec_counts *c)
+{
+	c->insns += 2 + 4 * n;
+	c->loads += n;
+	c->stores += n;
+	c->lines += n;
+	c->pages += pages_spanned(addr(arg), 64 * n);
+	loop_common(n, kernel_lock_loop_jnz, kernel_lock_loop_top, kernel_lock_loop_ret, ret_to, c);
+}
+
+const struct kernel_desc kernel_lock_loop_desc = {
+	.name = "lock_loop", .fn = kernel_lock_loop, .predict = predict_kernel_lock_loop,
+	.insns_per_iter = 4,
+};
+
+/* fp.S kernel_load_stream: 8 loads of each of n consecutive lines from arg. */
+LOOP_KERNEL_SYMS(kernel_load_stream);
+
+static void predict_kernel_load_stream(uint64_t n, const void *arg, uint64_t ret_to,
+				       struct exec_counts *c)
+{
+	c->insns += 2 + 11 * n;
+	c->loads += 8 * n;
+	c->lines += n;
+	c->pages += pages_spanned(addr(arg), 64 * n);
+	loop_common(n, kernel_load_stream_jnz, kernel_load_stream_top, kernel_load_stream_ret,
+		    ret_to, c);
+}
+
+const struct kernel_desc kernel_load_stream_desc = {
+	.name = "load_stream", .fn = kernel_load_stream, .predict = predict_kernel_load_stream,
+	.insns_per_iter = 11,
+};
+
+void lines_flush(void *base, uint64_t lines)
+{
+	uint8_t *p = base;
+
+	for (uint64_t i = 0; i < lines; i++)
+		clflush(p + 64 * i);
+	mfence();
+}
+
+void lines_make_clean(void *base, uint64_t lines)
+{
+	volatile uint64_t *p = base;
+
+	for (uint64_t i = 0; i < lines; i++)
+		clflush((void *)(p + 8 * i));
+	mfence();
+	for (uint64_t i = 0; i < lines; i++)
+		(void)p[8 * i];
+}
+
+/* --- fp.S: x87, MMX, SSE, locked, LCP kernels ------------------------------------------ */
+
+LOOP_KERNEL_SYMS(kernel_x87_loop);
+LOOP_KERNEL_SYMS(kernel_mmx_loop);
+LOOP_KERNEL_SYMS(kernel_sse_ps_loop);
+LOOP_KERNEL_SYMS(kernel_sse_pd_loop);
+LOOP_KERNEL_SYMS(kernel_sse_ss_loop);
+LOOP_KERNEL_SYMS(kernel_sse_sd_loop);
+LOOP_KERNEL_SYMS(kernel_sse_int_loop);
+LOOP_KERNEL_SYMS(kernel_lcp_loop);
+ARITH_MODEL(kernel_x87_loop, 6, 6);
+ARITH_MODEL(kernel_mmx_loop, 6, 5);
+ARITH_MODEL(kernel_sse_ps_loop, 6, 4);
+ARITH_MODEL(kernel_sse_pd_loop, 6, 4);
+ARITH_MODEL(kernel_sse_ss_loop, 6, 4);
+ARITH_MODEL(kernel_sse_sd_loop, 6, 4);
+ARITH_MODEL(kernel_sse_int_loop, 6, 4);
+ARITH_MODEL(kernel_lcp_loop, 34, 2);
+
+/* Loops over one data line at arg: fixed + per_iter * n instructions, loads and stores per
+ * iteration (and fixed ones), one line and one page of data. */
+#define LINE_MODEL(k, per_iter, fixed, loads_iter, stores_iter, loads_fixed)		\
+	static void predict_##k(uint64_t n, const void *arg, uint64_t ret_to,		\
+				struct exec_counts *c)					\
+	{										\
+		(void)arg;								\
+		c->insns += (fixed) + (per_iter) * n;					\
+		c->loads += (loads_iter) * n + (loads_fixed);				\
+		c->stores += (stores_iter) * n;						\
+		c->lines += 1;								\
+		c->pages += 1;								\
+		loop_common(n, k##_jnz, k##_top, k##_ret, ret_to, c);			\
+	}										\
+	const struct kernel_desc k##_desc = {						\
+		.name = #k + 7, .fn = k, .predict = predict_##k,			\
+		.insns_per_iter = (per_iter),						\
+	}
+
+LOOP_KERNEL_SYMS(kernel_x87_denormal);
+LOOP_KERNEL_SYMS(kernel_fldcw_loop);
+LOOP_KERNEL_SYMS(kernel_ldmxcsr_loop);
+LINE_MODEL(kernel_x87_denormal, 5, 4, 0, 0, 1);
+LINE_MODEL(kernel_fldcw_loop, 6, 2, 2, 2, 0);
+LINE_MODEL(kernel_ldmxcsr_loop, 6, 2, 2, 2, 0);
+
 /* --- chase.S ------------------------------------------------------------------------ */
 
 LOOP_KERNEL_SYMS(kernel_chase);

@@ -68,6 +68,20 @@ extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
 extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
 extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
 extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
+/* fp.S: x87, MMX, SSE, locked, length-changing-prefix, denormal and control-word kernels */
+extern const struct kernel_desc kernel_x87_loop_desc;
+extern const struct kernel_desc kernel_mmx_loop_desc;
+extern const struct kernel_desc kernel_sse_ps_loop_desc;
+extern const struct kernel_desc kernel_sse_pd_loop_desc;
+extern const struct kernel_desc kernel_sse_ss_loop_desc;
+extern const struct kernel_desc kernel_sse_sd_loop_desc;
+extern const struct kernel_desc kernel_sse_int_loop_desc;
+extern const struct kernel_desc kernel_lcp_loop_desc;
+extern const struct kernel_desc kernel_lock_loop_desc;		/* arg = 64-byte aligned lines */
+extern const struct kernel_desc kernel_x87_denormal_desc;	/* arg = a denormal double */
+extern const struct kernel_desc kernel_fldcw_loop_desc;		/* arg = a word of its own line (stored first) */
+extern const struct kernel_desc kernel_load_stream_desc;		/* arg = 64-byte aligned lines */
+extern const struct kernel_desc kernel_ldmxcsr_loop_desc;	/* arg = a doubleword of its own line (stored first) */
 
 /* xcore.S: cross-core kernels, one side per CPU, both at once (see xcore.S). */
 extern const struct kernel_desc kernel_pingpong_desc;
@@ -129,6 +143,11 @@ void *chase_build(uint64_t base, uint64_t nodes, uint64_t stride, uint64_t seed)
  * `first`, so a chase of that many steps starts from cold caches; unlike WBINVD it works
  * in a guest (hypervisors may drop WBINVD). */
 void chase_flush(void *first, uint64_t steps);
+/* CLFLUSHes `lines` consecutive 64-byte lines from base, then reads each once: they are then
+ * cached clean (exclusive), for the kernels that must find lines in E state. */
+void lines_make_clean(void *base, uint64_t lines);
+/* CLFLUSHes `lines` consecutive 64-byte lines from base. */
+void lines_flush(void *base, uint64_t lines);
 
 /*
  * tests/kernels/frame.S: the measurement frame. frame_tsc() runs k(n, arg) in frame slot

@@ -106,7 +106,7 @@ def parse_tap(text):
         expect(plan == len(tests), "plan says %d tests, %d reported" % (plan, len(tests)))
     for i, t in enumerate(tests, 1):
         expect(t.number == i, "test %d is numbered %s" % (i, t.number))
-        expect(re.match(r"^[a-z0-9_]+\.[a-z0-9_.]+(@apic\d+)?$", t.description or ""),
+        expect(re.match(r"^[a-z0-9_]+\.[A-Za-z0-9_.]+(@apic\d+)?$", t.description or ""),
                "test %d has no group.name: %r" % (i, t.description))
     passed = sum(1 for t in tests if t.ok and not t.skip)
     failed = sum(1 for t in tests if not t.ok)
@@ -596,13 +596,20 @@ def case_vpmu_off_like_debian(wd):
     return "%d results as on Debian's binary" % len(ta)
 
 
+# Every group but the seed-event checks (events.*, hundreds of events measured on their own
+# kernels; the vpmu events cases run them): for the emulated-model and erratum boots.
+NO_EVENTS = "tests=" + ",".join(g + ".*" for g in (
+    "cpuid", "fault", "apic", "watchdog", "user", "icount", "model", "pmu", "xcore", "pebs",
+    "lbr", "bts", "uncore", "system"))
+
+
 def vpmu_model(label, cpu, allowed, version, smp=1):
     """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
     a reason this model explains (allowed: (check regex, reason regex) pairs). With smp > 1
     on every CPU, each with its own emulated PMU."""
     def case(wd):
-        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--", "bts"],
-                wd, "vpmu_" + label, timeout=900)
+        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--", "bts",
+                 NO_EVENTS], wd, "vpmu_" + label, timeout=900)
         tests, summary, header, text = clean_run(r, "vpmu " + cpu)
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
@@ -656,8 +663,8 @@ VPMU_MODELS = [
 def case_vpmu_oracle(wd):
     """Model, oracle plugin and emulated PMU agree on every region the PMU counted."""
     out = os.path.join(wd, "vpmu_oracle.txt")
-    r = run(["--vpmu", "--oracle", "--oracle-out", out, "--timeout", "900"], wd, "vpmu_oracle",
-            timeout=900)
+    r = run(["--vpmu", "--oracle", "--oracle-out", out, "--timeout", "900", "--", NO_EVENTS],
+            wd, "vpmu_oracle", timeout=900)
     tests, summary, header, text = clean_run(r, "vpmu oracle")
     m = re.search(r"^oracle: (\d+) regions predicted, (\d+) observed, 0 differences, 0 plugin "
                   r"errors", r["out"], re.M)
@@ -758,7 +765,8 @@ def vpmu_erratum(name, must, allowed):
     """The run with one injected erratum fails, and in the checks meant to see it."""
     def case(wd):
         r = run(["--vpmu", "--cpu", ERRATUM_CPUS.get(name, ERRATUM_CPU), "--erratum", name,
-                 "--smp", str(ERRATUM_SMP.get(name, 1)), "--timeout", "900", "--", "bts"], wd,
+                 "--smp", str(ERRATUM_SMP.get(name, 1)), "--timeout", "900", "--", "bts",
+                 NO_EVENTS], wd,
                 "erratum_" + name, timeout=900)
         expect(r["rc"] != 0, "erratum %s: the run passed (run.sh exited 0)" % name)
         tests, summary, header, text = parse_tap(r["log"])
@@ -772,6 +780,48 @@ def vpmu_erratum(name, must, allowed):
                % (name, ", ".join(stray)))
         return "caught by %d check(s): %s" % (len(failed), ", ".join(failed[:4]) +
                                              (", ..." if len(failed) > 4 else ""))
+    return case
+
+
+def vpmu_events(model, cpu, smp=2):
+    """The seed-event checks of one model on the emulated CPU: every check of an event the
+    emulated PMU models (build/vpmu/modelled-events-<model>.txt, written by its build) passes;
+    how the others fared is reported."""
+    def case(wd):
+        path = os.path.join(ROOT, "build", "vpmu", "modelled-events-%s.txt" % model)
+        expect(os.path.exists(path), "%s is missing: the emulated PMU's build writes the list "
+               "of the events it models (make vpmu)" % path)
+        modelled = set()
+        for line in read(path).splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                modelled.add(line)
+        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--",
+                 "tests=events.%s.*" % model], wd, "vpmu_events_" + model, timeout=900)
+        tests, summary, header, text = parse_tap(r["log"])
+        expect(tests, "no results:\n" + r["out"][-2000:])
+        prefix = "events.%s." % model
+        seen, bad, skipped, rest = set(), [], [], {"pass": 0, "fail": 0, "skip": 0}
+        for t in tests:
+            name = t.description.split(" ")[0]
+            expect(name.startswith(prefix), "a check outside events.%s ran: %s" % (model, name))
+            event = name[len(prefix):]
+            seen.add(event)
+            if event in modelled:
+                if not t.ok:
+                    bad.append(t.description)
+                elif t.skip:
+                    skipped.append("%s: %s" % (event, skip_reason(t)))
+            else:
+                rest["skip" if t.skip else "pass" if t.ok else "fail"] += 1
+        unknown = sorted(modelled - seen)
+        expect(not unknown, "%s names events the table does not have: %s" % (path, unknown))
+        expect(not bad, "%d check(s) of modelled events failed:\n%s" % (len(bad), "\n".join(bad)))
+        return ("%d modelled events: %d passed, %d skipped%s; the other %d: %d passed, %d failed, "
+                "%d skipped; %.1f s" % (len(modelled), len(modelled) - len(skipped), len(skipped),
+                                        " (%s)" % "; ".join(skipped[:3]) if skipped else "",
+                                        sum(rest.values()), rest["pass"], rest["fail"],
+                                        rest["skip"], r["seconds"]))
     return case
 
 
@@ -865,6 +915,10 @@ CASES = [
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
      for label, cpu, v, allowed in VPMU_MODELS] + [
+    ("vpmu events nehalem: every modelled seed-000 event's check passes",
+     vpmu_events("nhm", "Nehalem")),
+    ("vpmu events skylake: every modelled seed-001 event's check passes",
+     vpmu_events("skl", "Skylake-Client")),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
      vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
 ] + [
