@@ -483,6 +483,18 @@ int uncore_program(const struct uncore_caps *u, struct uncore_ctr c, const struc
 	return sel & UNC_EVTSEL_EN ? hw_wrmsr(sel_msr, sel) : 0;
 }
 
+int uncore_nhm_match_write(const struct uncore_caps *u, uint32_t msr, uint64_t v, char *err,
+			   size_t errlen)
+{
+	if (!u->present || u->kind != UNCORE_NHM)
+		return pmu_error(err, errlen, "MSR 0x%x is a Nehalem uncore match register; no Nehalem "
+			   "uncore here", msr);
+	if (msr != MSR_GQ_SNOOP_MESF && msr != MSR_UNCORE_ADDR_OPCODE_MATCH)
+		return pmu_error(err, errlen, "MSR 0x%x is no Nehalem uncore match register (301H, "
+			   "396H)", msr);
+	return hw_wrmsr(msr, v);
+}
+
 int uncore_fixed_program(const struct uncore_caps *u, bool en, bool ovf_en, uint64_t value,
 			 char *err, size_t errlen)
 {

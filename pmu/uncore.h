@@ -207,6 +207,15 @@ uint64_t uncore_status_bit(enum uncore_kind k, struct uncore_ctr c);
 /* Every overflow bit of the kind's status register. */
 uint64_t uncore_status_bits(enum uncore_kind k);
 
+/*
+ * Nehalem: writes the match register an event needs (PMU_EVF_MATCH in the catalog):
+ * MSR_GQ_SNOOP_MESF (seed 000 Table 28) or MSR_UNCORE_ADDR_OPCODE_MATCH (Tables 37, 38). Any
+ * other MSR, or another uncore, is refused (PMU_EARG, err says why) and nothing is written.
+ * Both reset to 0 (the match logic powered down); write 0 back when done.
+ */
+int uncore_nhm_match_write(const struct uncore_caps *u, uint32_t msr, uint64_t v, char *err,
+			   size_t errlen);
+
 /* Skylake IMC counter read (32 bits, free-running). */
 int uncore_imc_read(const struct uncore_caps *u, enum uncore_imc_ctr c, uint32_t *v);
 

@@ -16,6 +16,7 @@
 #include "pmu/event.h"
 #include "tests/checks.h"
 #include "tests/events.h"
+#include "tests/expect_uncore.h"
 #include "tests/pmu_run.h"
 #include "tests/uncore_run.h"
 #include "pmu/uncore.h"
@@ -725,6 +726,8 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 				  pmu_uarch_name(pmu.uarch));
 	if (why)
 		return check_skip(c, "%s", why);
+	if (r->rel == EVR_NONE && ux_find(model, r->event))	/* tests/expect_uncore_rows.c */
+		return check_events_uncore_row(c, ux_find(model, r->event));
 	if (r->rel == EVR_NONE)
 		return check_skip(c, "no expectation: %s (%s)", r->why, r->source);
 	if (pmu.version < 2 && !plat.opt.force_pmu)
@@ -794,8 +797,11 @@ void events_coverage_print(void)
 		unsigned with = 0, by_rel[EVR_CONTRAST + 1] = { 0 };
 
 		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
-			with += events_rows[i].rel != EVR_NONE;
-			by_rel[events_rows[i].rel <= EVR_CONTRAST ? events_rows[i].rel : 0]++;
+			const struct events_row *r = &events_rows[i];
+			unsigned rel = r->rel != EVR_NONE ? r->rel : ux_ev_rel(r->model, r->event, NULL);
+
+			with += rel != EVR_NONE;
+			by_rel[rel <= EVR_CONTRAST ? rel : 0]++;
 		}
 		con_printf("# coverage %s (seed %s, %s): %u events, %u with an expectation "
 			   "(%u.%u%%: %u exact, %u range, %u identity, %u contrast), %u without\n",
@@ -806,9 +812,11 @@ void events_coverage_print(void)
 			   m[k].count - with);
 		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
 			const struct events_row *r = &events_rows[i];
+			const char *uw = NULL;
 
-			if (r->rel == EVR_NONE)
-				con_printf("#   %s.%s: %s (%s)\n", r->model, r->event, r->why, r->source);
+			if (r->rel == EVR_NONE && !ux_ev_rel(r->model, r->event, &uw))
+				con_printf("#   %s.%s: %s (%s)\n", r->model, r->event, uw ? uw : r->why,
+					   r->source);
 		}
 	}
 }

@@ -117,6 +117,10 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c);
 enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c);
+/* tests/check_expect_uncore.c: an events.<model>.<EVENT> check of a seed uncore event, by its
+ * row of tests/expect_uncore_rows.c (tests/check_events.c calls it) */
+struct ux_row;
+enum check_status check_events_uncore_row(struct check_ctx *c, const struct ux_row *row);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

@@ -925,7 +925,9 @@ def vpmu_events(model, cpu, smp=2):
         path = os.path.join(ROOT, "build", "vpmu", "modelled-events-%s.txt" % model)
         modelled = modelled_events(model)
         r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--",
-                 "tests=events.%s.*" % model], wd, "vpmu_events_" + model, timeout=900)
+                 "tests=events.%s.*" % model,
+                 # the uncore rows' evict kernels need an LLC-sized region beside the chase
+                 "size=64M"], wd, "vpmu_events_" + model, timeout=900)
         tests, summary, header, text = parse_tap(r["log"])
         expect(tests, "no results:\n" + r["out"][-2000:])
         prefix = "events.%s." % model
