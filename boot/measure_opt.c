@@ -78,17 +78,6 @@ static bool sl_starts(struct sl s, const char *lit)
 	return s.n >= n && str_ncmp(s.p, lit, n) == 0;
 }
 
-static int hexdig(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A whole slice as a decimal or 0x-hex number; -1 if not one or above max. */
 static int sl_number(struct sl s, uint64_t max, uint64_t *out)
 {
@@ -103,7 +92,7 @@ static int sl_number(struct sl s, uint64_t max, uint64_t *out)
 	if (i == s.n)
 		return -1;
 	for (; i < s.n; i++) {
-		int d = hexdig(s.p[i]);
+		int d = hex_digit(s.p[i]);
 
 		if (d < 0 || (unsigned)d >= base)
 			return -1;
@@ -219,7 +208,7 @@ static int parse_rhex(struct measure_event *e, struct sl hex, struct sl ev, bool
 		return fail(err, errlen, "raw event '%.*s' is not 'r' and at most 8 hex digits",
 			    clampi(ev.n), ev.p);
 	for (size_t i = 0; i < hex.n; i++)
-		v = v << 4 | (unsigned)hexdig(hex.p[i]);
+		v = v << 4 | (unsigned)hex_digit(hex.p[i]);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (v & (1ULL << refused[i].bit))
 			return fail(err, errlen, "raw event '%.*s' sets bit %u, %s: not allowed",
@@ -244,7 +233,7 @@ static bool all_hex(struct sl s)
 	if (!s.n)
 		return false;
 	for (size_t i = 0; i < s.n; i++)
-		if (hexdig(s.p[i]) < 0)
+		if (hex_digit(s.p[i]) < 0)
 			return false;
 	return true;
 }

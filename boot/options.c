@@ -54,17 +54,6 @@ static int fail(char *err, size_t errlen, struct slice tok, const char *fmt, ...
 	return -1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parses the longest number at the start of s[0..n): decimal, or hex after "0x"/"0X".
  * *end receives the index after the digits. NUM_EMPTY when n == 0, NUM_BAD when no digit.
@@ -85,7 +74,7 @@ static enum num_err parse_number(const char *s, size_t n, uint64_t *out, size_t 
 	}
 	start = i;
 	for (; i < n; i++) {
-		int d = hexval(s[i]);
+		int d = hex_digit(s[i]);
 
 		if (d < 0 || (unsigned)d >= base)
 			break;

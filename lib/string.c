@@ -202,3 +202,14 @@ bool glob_match(const char *pattern, const char *s)
 		pattern++;
 	return *pattern == '\0';
 }
+
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

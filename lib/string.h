@@ -25,6 +25,8 @@ size_t str_lcat(char *dst, const char *src, size_t size);
 const char *str_chr(const char *s, int c);
 /* ASCII case-insensitive comparison. */
 int str_casecmp(const char *a, const char *b);
+/* The value of hexadecimal digit c (either case), or -1. */
+int hex_digit(char c);
 
 /* Shell-style glob: '*' matches any run (including empty), '?' one character,
  * everything else itself. Case-sensitive. */
