@@ -677,7 +677,7 @@ static bool get_count(void *ctx, const char *name, unsigned kernel, uint32_t siz
 static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *detail,
 			  size_t len)
 {
-	char meas[64] = "", on[96] = "", failed[160] = "", rels[200] = "";
+	char meas[64] = "", on[128] = "", failed[160] = "", rels[200] = "", bnd[2][48];
 	unsigned nc = events_ncases(r);
 	bool ok = true;
 
@@ -685,7 +685,8 @@ static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *
 		const struct ev_case *cs = &r->c[k];
 		const struct ev_count *vc;
 		struct ev_vals x;
-		char one[64], f[160];
+		struct ev_bounds b;
+		char one[96], f[160];
 
 		memset(&x, 0, sizeof(x));
 		if (!get_count(e, r->event, cs->kernel, cs->size, &x.v)) {
@@ -701,9 +702,13 @@ static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *
 			}
 		vc = cache_find(e->model, r->event, cs->kernel, cs->size);
 		x.n = (int64_t)vc->n;
+		if (!ev_rel_v_bounds(cs->rel, &x, &b))
+			memset(&b, 0, sizeof(b));
+		ev_bounds_fmt(&b, bnd[k], sizeof(bnd[k]));
 		fmt_snprintf(one, sizeof(one), "%s%lld", k ? "/" : "", (long long)x.v);
 		str_lcat(meas, one, sizeof(meas));
-		fmt_snprintf(one, sizeof(one), "%s%s n=%llu", k ? ", " : "", ev_kernel_name(cs->kernel),
+		fmt_snprintf(one, sizeof(one), "%s%s%s%s n=%llu", k ? ", " : "", nc > 1 ? bnd[k] : "",
+			     nc > 1 ? " on " : "on ", ev_kernel_name(cs->kernel),
 			     (unsigned long long)vc->n);
 		str_lcat(on, one, sizeof(on));
 		str_lcat(rels, k ? " | " : "", sizeof(rels));
@@ -713,12 +718,16 @@ static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *
 			str_lcpy(failed, f, sizeof(failed));
 		}
 	}
-	if (ok)
-		fmt_snprintf(detail, len, "measured=%s expected=%s %s on %s", meas, ev_kind_name(r->kind),
-			     rels, on);
+	/* "measured=V expected=B KIND on K n=N: REL" (B: the bounds on v, as the report reads
+	 * them), two cases "measured=V/V2 expected=KIND B on K n=N, B2 on K2 n=N2: REL | REL2";
+	 * failed, "broken: CONSTRAINT: LEFT < RIGHT" before the relation */
+	if (nc > 1)
+		fmt_snprintf(detail, len, "measured=%s expected=%s %s: %s%s%s", meas,
+			     ev_kind_name(r->kind), on, ok ? "" : "broken: ", failed, ok ? "" : "; ");
 	else
-		fmt_snprintf(detail, len, "measured=%s expected=%s %s on %s, broken: %s", meas,
-			     ev_kind_name(r->kind), rels, on, failed);
+		fmt_snprintf(detail, len, "measured=%s expected=%s %s %s: %s%s%s", meas, bnd[0],
+			     ev_kind_name(r->kind), on, ok ? "" : "broken: ", failed, ok ? "" : "; ");
+	str_lcat(detail, rels, len);
 	return ok;
 }
 

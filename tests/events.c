@@ -309,6 +309,87 @@ bool ev_rel_eval(const char *rel, const struct ev_vals *x, char *failed, size_t 
 	return holds;
 }
 
+static int64_t div_floor(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+bool ev_rel_v_bounds(const char *rel, const struct ev_vals *x, struct ev_bounds *b)
+{
+	struct ev_vals x0 = *x, x1 = *x;
+	struct parser p0 = { rel, rel, &x0, NULL, 0 }, p1 = { rel, rel, &x1, NULL, 0 };
+
+	memset(b, 0, sizeof(*b));
+	x0.v = 0;
+	x1.v = 1;
+	if (!rel)
+		return false;
+	for (;;) {
+		struct side l0, l1, r0, r1;
+		int64_t k, d;
+		bool ge;
+
+		skip_ws(&p0);
+		skip_ws(&p1);
+		if (expr(&p0, &l0) || expr(&p1, &l1))
+			return false;
+		skip_ws(&p0);
+		skip_ws(&p1);
+		if ((p0.s[0] != '>' && p0.s[0] != '<') || p0.s[1] != '=')
+			return false;
+		ge = p0.s[0] == '>';
+		p0.s += 2;
+		p1.s += 2;
+		if (expr(&p0, &r0) || expr(&p1, &r1))
+			return false;
+		/* l(v) = l0 + (l1 - l0) v, exactly while v's coefficients are whole numbers:
+		 * l >= r is k v >= d. */
+		k = (l1.val - l0.val) - (r1.val - r0.val);
+		d = r0.val - l0.val;
+		if (!ge) {
+			k = -k;
+			d = -d;
+		}
+		if (k > 0) {
+			int64_t lo = -div_floor(-d, k);		/* ceil(d / k) */
+
+			if (!b->has_lo || lo > b->lo)
+				b->lo = lo;
+			b->has_lo = true;
+		} else if (k < 0) {
+			int64_t hi = div_floor(-d, -k);		/* floor(d / k), k < 0 */
+
+			if (!b->has_hi || hi < b->hi)
+				b->hi = hi;
+			b->has_hi = true;
+		}
+		skip_ws(&p0);
+		skip_ws(&p1);
+		if (!*p0.s)
+			return true;
+		if (*p0.s != ';')
+			return false;
+		p0.s++;
+		p1.s++;
+	}
+}
+
+void ev_bounds_fmt(const struct ev_bounds *b, char *buf, size_t len)
+{
+	if (b->has_lo && b->has_hi && b->lo == b->hi)
+		fmt_snprintf(buf, len, "%lld", (long long)b->lo);
+	else if (b->has_lo && b->has_hi)
+		fmt_snprintf(buf, len, "%lld..%lld", (long long)b->lo, (long long)b->hi);
+	else if (b->has_lo)
+		fmt_snprintf(buf, len, ">=%lld", (long long)b->lo);
+	else if (b->has_hi)
+		fmt_snprintf(buf, len, "<=%lld", (long long)b->hi);
+	else
+		str_lcpy(buf, "?", len);
+}
+
 const char *ev_kernel_size_text(unsigned k)
 {
 	static const char *const n[EVK_COUNT] = {

@@ -231,6 +231,18 @@ int ev_rel_parse(const char *rel, unsigned *uses, bool *v_lower, bool *v_upper, 
  */
 bool ev_rel_eval(const char *rel, const struct ev_vals *x, char *failed, size_t len);
 
+/*
+ * The bounds rel puts on v given the other values of x (every constraint solved for v; v's
+ * coefficients are whole numbers in the table), for results: false if rel is malformed.
+ * ev_bounds_fmt writes them as "N", "LO..HI", ">=LO" or "<=HI".
+ */
+struct ev_bounds {
+	bool has_lo, has_hi;
+	int64_t lo, hi;
+};
+bool ev_rel_v_bounds(const char *rel, const struct ev_vals *x, struct ev_bounds *b);
+void ev_bounds_fmt(const struct ev_bounds *b, char *buf, size_t len);
+
 /* Whether a row is well-formed and, unless QUIET or NONE, bounds v from below in some case
  * (a dead counter fails it); why (if not NULL) names the defect. */
 bool events_row_ok(const struct events_row *r, const char **why);

@@ -82,6 +82,81 @@ static void test_identity_form(void **state)
 	assert_int_equal(mismatches, 0);
 }
 
+/* The bounds a relation puts on v, for results: exact, range, identity (solved for v). */
+static void test_v_bounds(void **state)
+{
+	struct ev_vals x = { .n = 10000, .ref = { 500000, 100000 } };
+	struct ev_bounds b;
+	char buf[48];
+	(void)state;
+
+	assert_true(ev_rel_v_bounds("v >= 4 N; v <= 4 N", &x, &b));
+	ev_bounds_fmt(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "40000");
+	assert_true(ev_rel_v_bounds("v >= 9/10 N; v <= 11/10 N + 64", &x, &b));
+	ev_bounds_fmt(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "9000..11064");
+	assert_true(ev_rel_v_bounds("v >= 1/2 N", &x, &b));
+	ev_bounds_fmt(&b, buf, sizeof(buf));
+	assert_string_equal(buf, ">=5000");
+	assert_true(ev_rel_v_bounds("v <= 1/100 N + 64; a >= N", &x, &b));
+	ev_bounds_fmt(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "<=164");
+	/* 99 v <= 100 (a - b) + 6400 and 100 v >= 99 (a - b) - 6400: 395936..404105 */
+	assert_true(ev_rel_v_bounds("99 v <= 100 a - 100 b + 6400; 100 v >= 99 a - 99 b - 6400; "
+				    "v >= 1 N", &x, &b));
+	ev_bounds_fmt(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "395936..404105");
+	assert_false(ev_rel_v_bounds("v >= ", &x, &b));
+}
+
+/* Over every case of the table: a v just outside the bounds fails the relation, and the
+ * bounds themselves pass it whenever some v does. */
+static void test_v_bounds_table(void **state)
+{
+	unsigned bad = 0;
+	(void)state;
+
+	for (unsigned i = 0; i < events_nrows; i++)
+		for (unsigned k = 0; k < events_ncases(&events_rows[i]); k++) {
+			const char *rel = events_rows[i].c[k].rel;
+			struct ev_vals x = { .n = 5000, .uclk = 1000000, .us = 500,
+					     .ref = { 4000, 3000, 2000, 1000, 500, 400, 300, 200 } };
+			struct ev_bounds b;
+
+			if (!ev_rel_v_bounds(rel, &x, &b)) {
+				bad++;
+				continue;
+			}
+			if (b.has_lo) {
+				x.v = b.lo - 1;
+				bad += ev_rel_eval(rel, &x, NULL, 0);
+			}
+			if (b.has_hi) {
+				x.v = b.hi + 1;
+				bad += ev_rel_eval(rel, &x, NULL, 0);
+			}
+			if (b.has_lo && b.has_hi && b.lo <= b.hi) {
+				bool any = false, at_lo, at_hi;
+
+				for (int64_t v = b.lo; v <= b.hi && v < b.lo + 100; v++) {
+					x.v = v;
+					any |= ev_rel_eval(rel, &x, NULL, 0);
+				}
+				x.v = b.lo;
+				at_lo = ev_rel_eval(rel, &x, NULL, 0);
+				x.v = b.hi;
+				at_hi = ev_rel_eval(rel, &x, NULL, 0);
+				if (any && (!at_lo || !at_hi)) {
+					printf("%s: bounds %lld..%lld not both passing\n", rel,
+					       (long long)b.lo, (long long)b.hi);
+					bad++;
+				}
+			}
+		}
+	assert_int_equal(bad, 0);
+}
+
 /* --- The table ------------------------------------------------------------------------- */
 
 static uint64_t case_n(const struct ev_case *c)
@@ -294,6 +369,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_eval),
 		cmocka_unit_test(test_identity_form),
+		cmocka_unit_test(test_v_bounds),
+		cmocka_unit_test(test_v_bounds_table),
 		cmocka_unit_test(test_rows_well_formed),
 		cmocka_unit_test(test_each_event_once_models_contiguous),
 		cmocka_unit_test(test_models_and_counts),
