@@ -840,7 +840,7 @@ void events_coverage_print(void)
 			with += kind != EVR_NONE;
 			by[kind]++;
 		}
-		con_printf("# coverage %s (seed %s, %s): %u events, %u with an expectation "
+		con_printf("# coverage: %s (seed %s, %s): %u events, %u with an expectation "
 			   "(%u.%u%%: %u exact, %u range, %u identity, %u contrast, %u quiet: an upper "
 			   "bound only), %u without\n",
 			   m[k].model, m[k].seed, m[k].cpu, m[k].count, with,
