@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seeds' uncore events: each row of tests/expect_uncore_rows.c run on a CPU with that
- * uncore, for the checks events.nhm.<EVENT> and events.skl.<EVENT> (tests/check_events.c
- * hands its rows of uncore events here). A case's event and its reference
+ * The uncore engine of the seed-event checks: each row of tests/events_table.c whose cases
+ * run the uncore kernels (EVK_U_*) is measured here, for the checks events.nhm.<EVENT> and
+ * events.skl.<EVENT> (tests/check_events.c dispatches by the row's kernel). A case's event and its reference
  * events are found in the catalog by name (pmu/catalog.h), placed on the uncore's counters
  * (Nehalem: eight, the row's event on a counter that rotates with the row, so every counter
  * carries driven rows; Skylake: counter 0 of every CBo summed, as seed 001 3.1 recommends,
@@ -22,7 +22,7 @@
 #include "pmu/counter.h"
 #include "pmu/uncore.h"
 #include "tests/checks.h"
-#include "tests/expect_uncore.h"
+#include "tests/events.h"
 #include "tests/uncore_run.h"
 #include "tests/xcore.h"
 
@@ -30,7 +30,7 @@
 #define DRAM_STEPS_MAX	50000ULL
 #define PINGPONG_N	4096
 #define SEED		0x9e3779b97f4a7c15ULL
-#define MAX_EVENTS	(1 + UX_MAX_REFS)
+#define MAX_EVENTS	(1 + EV_MAX_REFS)
 #define MAX_RUNS	MAX_EVENTS
 
 /* ---- Working sets and kernels ---------------------------------------------------------- */
@@ -91,7 +91,7 @@ static void feed_off(void)
 
 /* What a case's kernel needs, prepared once per case. */
 struct prep {
-	enum ux_kernel k;
+	unsigned k;
 	const struct kernel_desc *desc;
 	uint64_t n;
 	void *arg;
@@ -124,32 +124,32 @@ static void before(uint64_t n, void *arg)
 {
 	feed_on();
 	switch (cur.k) {
-	case UXK_DRAM:
+	case EVK_U_DRAM:
 		chase_flush(arg, n);
 		break;
-	case UXK_STORE_LLC:
+	case EVK_U_STORE_LLC:
 		for (uint64_t a = 0; a < cur.region_bytes; a += 64)
 			(void)*(volatile uint64_t *)(uintptr_t)(cur.region + a);
 		break;
-	case UXK_EVICT_CLEAN:
-	case UXK_EVICT_DIRTY:
+	case EVK_U_EVICT_CLEAN:
+	case EVK_U_EVICT_DIRTY:
 		chase_flush(arg, n);
 		for (uint64_t a = 0; a < cur.region_bytes; a += 64) {
 			volatile uint64_t *q = (volatile uint64_t *)(uintptr_t)(cur.region + a);
 
-			if (cur.k == UXK_EVICT_DIRTY)
+			if (cur.k == EVK_U_EVICT_DIRTY)
 				*q = a;
 			else
 				(void)*q;
 		}
 		break;
-	case UXK_XCLEAN:
-	case UXK_XDROP: {
+	case EVK_U_XCLEAN:
+	case EVK_U_XDROP: {
 		static struct partner_job job __attribute__((aligned(64)));
 
 		chase_flush(arg, n);
 		job = (struct partner_job){ arg, n, cur.region,
-					    cur.k == UXK_XDROP ? cur.region_bytes : 0 };
+					    cur.k == EVK_U_XDROP ? cur.region_bytes : 0 };
 		if (!run_start((unsigned)cur.partner, partner_read, &job))
 			run_wait((unsigned)cur.partner, 1000000);
 		break;
@@ -163,7 +163,7 @@ static void before(uint64_t n, void *arg)
 }
 
 /* Prepares case kernel k; NULL, or why it cannot run here. */
-static const char *prepare(enum ux_kernel k, char *why, size_t len)
+static const char *prepare(unsigned k, char *why, size_t len)
 {
 	uint64_t l2 = cache_bytes(2), llc = cache_bytes(3), buf = plat.buf_size, ws;
 	const char *pwhy = NULL;
@@ -172,21 +172,21 @@ static const char *prepare(enum ux_kernel k, char *why, size_t len)
 	cur.k = k;
 	cur.desc = &kernel_chase_desc;
 	cur.partner = -1;
-	if (k != UXK_LOOP && k != UXK_STORE_NT && k != UXK_PINGPONG && (!l2 || !llc)) {
+	if (k != EVK_U_LOOP && k != EVK_U_STORE_NT && k != EVK_U_PINGPONG && (!l2 || !llc)) {
 		fmt_snprintf(why, len, "CPUID leaf 4 reports no L2 or L3 (L2 %llu, L3 %llu bytes)",
 			     (unsigned long long)l2, (unsigned long long)llc);
 		return why;
 	}
 	switch (k) {
-	case UXK_LOOP:
+	case EVK_U_LOOP:
 		cur.desc = &kernel_loop4_desc;
 		cur.n = 100000;
 		break;
-	case UXK_L2:
+	case EVK_U_L2:
 		cur.n = l2 / 2 / 64;
 		cur.arg = chase_build(plat.buf, cur.n, 64, SEED);
 		break;
-	case UXK_LLC:
+	case EVK_U_LLC:
 		ws = 4 * l2 < llc / 2 ? 4 * l2 : llc / 2;
 		if (ws > buf || ws < 2 * l2) {
 			fmt_snprintf(why, len, "no working set between 2x the L2 (%llu) and half the "
@@ -200,15 +200,15 @@ static const char *prepare(enum ux_kernel k, char *why, size_t len)
 		cur.arg = chase_build(plat.buf, cur.n, 64, SEED);
 		chase_flush(cur.arg, cur.n);
 		break;
-	case UXK_DRAM: {
+	case EVK_U_DRAM: {
 		uint64_t bytes = buf < (64ULL << 20) ? buf : (64ULL << 20);
 
 		cur.n = bytes / 128 < DRAM_STEPS_MAX ? bytes / 128 : DRAM_STEPS_MAX;
 		cur.arg = chase_build(plat.buf, bytes / 64, 64, SEED);
 		break;
 	}
-	case UXK_EVICT_CLEAN:
-	case UXK_EVICT_DIRTY:
+	case EVK_U_EVICT_CLEAN:
+	case EVK_U_EVICT_DIRTY:
 		cur.n = llc / 256 < DRAM_STEPS_MAX ? llc / 256 : DRAM_STEPS_MAX;
 		if (buf < llc + 2 * cur.n * 64) {
 			fmt_snprintf(why, len, "the buffer (%llu bytes) holds no LLC-sized region (%llu) "
@@ -220,12 +220,12 @@ static const char *prepare(enum ux_kernel k, char *why, size_t len)
 		cur.region_bytes = llc;
 		cur.arg = chase_build(plat.buf + llc, 2 * cur.n, 64, SEED);
 		break;
-	case UXK_STORE_NT:
+	case EVK_U_STORE_NT:
 		cur.desc = &kernel_store_nt_desc;
 		cur.n = buf / 128 < 65536 ? buf / 128 : 65536;
 		cur.arg = (void *)(uintptr_t)plat.buf;
 		break;
-	case UXK_STORE_LLC:
+	case EVK_U_STORE_LLC:
 		/* Before each run an L2-sized region read after the stored lines pushes the
 		 * L2's modified lines out (outside the window): each run then starts from an
 		 * L2 of clean lines, and its writebacks are its own lines beyond the L2's: n - L2
@@ -243,16 +243,16 @@ static const char *prepare(enum ux_kernel k, char *why, size_t len)
 		}
 		cur.arg = (void *)(uintptr_t)plat.buf;
 		break;
-	case UXK_PINGPONG:
-	case UXK_XCLEAN:
-	case UXK_XDROP:
+	case EVK_U_PINGPONG:
+	case EVK_U_XCLEAN:
+	case EVK_U_XDROP:
 		cur.partner = xcore_partner(&pwhy);
 		if (cur.partner < 0) {
 			str_lcpy(why, pwhy ? pwhy : "no other CPU", len);
 			return why;
 		}
-		cur.n = k == UXK_PINGPONG ? 2 * PINGPONG_N - 1 : l2 / 256;
-		if (k != UXK_PINGPONG) {
+		cur.n = k == EVK_U_PINGPONG ? 2 * PINGPONG_N - 1 : l2 / 256;
+		if (k != EVK_U_PINGPONG) {
 			cur.region = plat.buf + 2 * cur.n * 64;
 			cur.region_bytes = 2 * l2;
 			if (buf < 2 * cur.n * 64 + cur.region_bytes) {
@@ -388,7 +388,7 @@ static const struct pmu_catalog *catalog(void)
 struct case_result {
 	struct ev ev[MAX_EVENTS];
 	unsigned nev;
-	struct ux_vals x;
+	struct ev_vals x;
 	bool holds;
 	char failed[160];
 };
@@ -453,13 +453,13 @@ static int64_t event_value(const struct ev *e, const struct run_plan *runs)
 	return v;
 }
 
-static const char *run_case(const struct ux_row *row, unsigned c, unsigned rot,
+static const char *run_case(const struct events_row *row, unsigned c, unsigned rot,
 			    struct case_result *res, char *why, size_t len)
 {
 	static struct run_plan runs[MAX_RUNS];
-	const struct ux_case *k = &row->c[c];
+	const struct ev_case *k = &row->c[c];
 	const struct pmu_catalog *cat = catalog();
-	unsigned nruns = 0, nref = ux_nrefs(k);
+	unsigned nruns = 0, nref = events_nrefs(k);
 	struct unc_run_opts o = { .reps = UX_REPS, .before = before };
 	const char *skip;
 	char err[PMU_ERR_LEN];
@@ -484,7 +484,7 @@ static const char *run_case(const struct ux_row *row, unsigned c, unsigned rot,
 			return why;
 		}
 	}
-	if ((skip = prepare(k->k, why, len)))
+	if ((skip = prepare(k->kernel, why, len)))
 		return skip;
 	/* Greedy: each event into the first run it fits. */
 	memset(runs, 0, sizeof(runs));
@@ -520,7 +520,7 @@ static const char *run_case(const struct ux_row *row, unsigned c, unsigned rot,
 		if (match && uncore_nhm_match_write(&uncore, match->def->msr, match->def->msr_value,
 						    err, sizeof(err)))
 			goto fail;
-		if (k->k == UXK_PINGPONG)
+		if (k->kernel == EVK_U_PINGPONG)
 			rc = run_pingpong(p, err, sizeof(err));
 		else
 			rc = uncore_run_differential(p->cfg, p->ncfg, cur.desc, cur.n, cur.arg, &o,
@@ -538,7 +538,7 @@ static const char *run_case(const struct ux_row *row, unsigned c, unsigned rot,
 	res->x.n = (int64_t)cur.n;
 	res->x.uclk = runs[res->ev[0].run].d.diff[runs[res->ev[0].run].fixed_slot];
 	res->x.us = (int64_t)(runs[res->ev[0].run].d.tsc / (int64_t)(tsc.hz / 1000000 ? tsc.hz / 1000000 : 1));
-	res->holds = ux_rel_eval(k->rel, &res->x, res->failed, sizeof(res->failed));
+	res->holds = ev_rel_eval(k->rel, &res->x, res->failed, sizeof(res->failed));
 	return NULL;
 fail:
 	fmt_snprintf(why, len, "FAIL:%s", err);
@@ -547,13 +547,13 @@ fail:
 
 /* ---- The check ----------------------------------------------------------------------- */
 
-static void diag_case(struct check_ctx *c, const struct ux_row *row, unsigned k,
+static void diag_case(struct check_ctx *c, const struct events_row *row, unsigned k,
 		      const struct case_result *res)
 {
 	char line[200];
 
 	fmt_snprintf(line, sizeof(line), "%s on %s (%s): N=%lld U=%lld T=%lldus v=%lld",
-		     k ? "contrast" : "case", ux_kernel_name(row->c[k].k), ux_kernel_size(row->c[k].k),
+		     k ? "contrast" : "case", ev_kernel_name(row->c[k].kernel), ev_kernel_size_text(row->c[k].kernel),
 		     (long long)res->x.n, (long long)res->x.uclk, (long long)res->x.us,
 		     (long long)res->x.v);
 	check_diag(c, "%s", line);
@@ -563,41 +563,42 @@ static void diag_case(struct check_ctx *c, const struct ux_row *row, unsigned k,
 	check_diag(c, "  %s", row->c[k].rel);
 }
 
-enum check_status check_events_uncore_row(struct check_ctx *c, const struct ux_row *row)
+enum check_status check_events_uncore_row(struct check_ctx *c, const struct events_row *row,
+					  unsigned pos)
 {
-	struct case_result res[UX_MAX_CASES];
-	unsigned pos = (unsigned)(row - ux_rows), nc;
+	struct case_result res[EV_MAX_CASES];
+	unsigned nc;
 	const char *no = uncore_unavailable_reason(&uncore, str_cmp(row->model, "nhm") ?
 						  UNCORE_SKL : UNCORE_NHM);
 	char why[200], meas[160] = "";
 
-	if (row->kind == UX_NONE)
+	if (row->kind == EVR_NONE)
 		return check_skip(c, "no expectation (%s): %s", row->source, row->why);
 	if (no)
 		return check_skip(c, "%s", no);
-	nc = ux_ncases(row);
+	nc = events_ncases(row);
 	for (unsigned k = 0; k < nc; k++) {
 		const char *s = run_case(row, k, pos, &res[k], why, sizeof(why));
 
 		if (s && str_starts_with(s, "FAIL:"))
 			return check_fail(c, "measured=%s expected=%s counted on %s", s + 5, row->event,
-					  ux_kernel_name(row->c[k].k));
+					  ev_kernel_name(row->c[k].kernel));
 		if (s)
-			return check_skip(c, "%s: %s", ux_kernel_name(row->c[k].k), s);
+			return check_skip(c, "%s: %s", ev_kernel_name(row->c[k].kernel), s);
 		diag_case(c, row, k, &res[k]);
 	}
 	for (unsigned k = 0; k < nc; k++) {
 		char one[64];
 
 		fmt_snprintf(one, sizeof(one), "%s%lld on %s", k ? ", " : "", (long long)res[k].x.v,
-			     ux_kernel_name(row->c[k].k));
+			     ev_kernel_name(row->c[k].kernel));
 		str_lcat(meas, one, sizeof(meas));
 	}
 	for (unsigned k = 0; k < nc; k++)
 		if (!res[k].holds)
 			return check_fail(c, "measured=%s expected=%s (%s, %s) broken: %s", meas,
-					  ux_kind_name(row->kind), ux_kernel_name(row->c[k].k),
+					  ev_kind_name(row->kind), ev_kernel_name(row->c[k].kernel),
 					  row->source, res[k].failed);
-	return check_pass(c, "measured=%s expected=%s: %s%s%s (%s)", meas, ux_kind_name(row->kind),
+	return check_pass(c, "measured=%s expected=%s: %s%s%s (%s)", meas, ev_kind_name(row->kind),
 			  row->c[0].rel, nc > 1 ? " | " : "", nc > 1 ? row->c[1].rel : "", row->source);
 }

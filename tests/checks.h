@@ -117,10 +117,12 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c);
 enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c);
 enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c);
-/* tests/check_expect_uncore.c: an events.<model>.<EVENT> check of a seed uncore event, by its
- * row of tests/expect_uncore_rows.c (tests/check_events.c calls it) */
-struct ux_row;
-enum check_status check_events_uncore_row(struct check_ctx *c, const struct ux_row *row);
+/* tests/check_expect_uncore.c: an events.<model>.<EVENT> check whose row of
+ * tests/events_table.c runs the uncore kernels (tests/check_events.c calls it); pos, the row's
+ * place among its model's rows, rotates the counters it takes */
+struct events_row;
+enum check_status check_events_uncore_row(struct check_ctx *c, const struct events_row *row,
+					  unsigned pos);
 /* tests/check_user.c */
 enum check_status check_user_ring3(struct check_ctx *c);
 enum check_status check_user_icount(struct check_ctx *c);

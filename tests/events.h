@@ -1,36 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Expectations for the seeds' events: one table (tests/events_table.c) binding every event
- * a seed's tables name to a kernel, a size and a relation a real PMU must satisfy, the pure
- * evaluation of those relations (host-tested), and `list coverage`.
+ * Expectations for the seeds' events: ONE table (tests/events_table.c) binding every event a
+ * seed's tables name to one or two cases (a kernel at a size, the reference events counted
+ * beside it, a relation), its kind and its source in the seed; the relation language (parsed
+ * and evaluated here, host-tested); `list coverage`.
  *
- * THE TABLE FORMAT (one struct events_row per event of a seed, written with the macros
- * below; rows of a model in any order, each event once):
+ * THE TABLE FORMAT: one struct events_row per event of a seed, rows of a model together:
  *
- *   EXACT(model, EVENT, kernel, size, per_iter, source)
- *	the differential count over the kernel's n extra iterations is per_iter * n exactly
- *	(per_iter in thousandths: 1000 = one per iteration), from the kernel's model;
- *   RANGE(model, EVENT, kernel, size, lo, hi, source)
- *	lo * n <= count <= hi * n (thousandths; hi = NOHI: no upper bound), with the slack
- *	EV_SLACK counts on either side;
- *   IDENT(model, EVENT, kernel, size, "A+B-C", tol, lo, hi, source)
- *	count(EVENT) = count(A) + count(B) - count(C) within tol thousandths of the larger
- *	side plus EV_SLACK, all counted on the same kernel and size; and EVENT itself in
- *	lo..hi per iteration (lo > 0, so a dead counter cannot pass as 0 = 0 + 0). A term is
- *	another event name of the same model, or "n" (the iteration count);
- *   CONTRAST(model, EVENT, kernel, size, lo, kernel2, size2, hi2, source)
- *	count >= lo * n on (kernel, size) and <= hi2 * n2 on (kernel2, size2): it counts where
- *	the kernel drives it and stays quiet where nothing does;
- *   NOEXP(model, EVENT, reason, source)
+ *   ROW(model, EVENT, kind, case0, case1, source, why)
+ *	case  CASE(kernel, size, rel) or CASER(kernel, size, rel, "REF_A", "REF_B", ...);
+ *	      UCASE(kernel, rel) / UCASER(...) for the uncore kernels (EVK_U_*), whose size is
+ *	      their own (ev_kernel_size_text); NOCASE: no second case;
+ *   NONE(model, EVENT, why, source)
  *	no relation can be bound here (two sockets, I/O, a busy second thread ...): the reason
- *	is printed by `list coverage`. At most 10% of a model's events.
+ *	is printed by `list coverage`.
+ *
+ * A relation is a list of linear constraints separated by ';', each `expr >= expr` or
+ * `expr <= expr`; an expr is a sum of terms `[+|-] [P[/Q]] [VAR]` over the variables
+ *   v      the row's event (the differential count: count(2N) - count(N), signed)
+ *   a..h   the case's reference events, in order, counted on the same kernel and size
+ *   N      the extra iterations the difference covers (events_iters; the uncore kernels:
+ *          their extra steps)
+ *   U      the uncore clock over the same extra work (uncore kernels only)
+ *   T      the extra work's duration in microseconds (uncore kernels only)
+ * Terms P/Q x are rounded toward zero. Every constraint of every case must hold. E.g. an
+ * exact count "v >= 4 N; v <= 4 N"; a range "v >= 9/10 N; v <= 11/10 N + 64"; an identity
+ * within 2% (of the larger side) + 64 "49 v <= 50 a + 50 b + 3200; 50 v >= 49 a + 49 b -
+ * 3200" (the same as |v - (a+b)| <= max(v, a+b) / 50 + 64 for v, a + b >= 0); a contrast: a
+ * lower bound on case 0, an upper one on case 1 ("stays near zero on kernel Y").
+ *
+ * kind (enum ev_rel) says what the relation is: EXACT, RANGE, IDENTITY, CONTRAST, or QUIET
+ * (an upper bound is all there is: the event has no driver on this system - a peer socket,
+ * I/O, isochronous traffic - counted apart by `list coverage`). Every other kind bounds v
+ * from below above zero in some case, so a dead counter fails it.
+ *
+ * The engine follows the kernel: the core kernels (EVK_LOOP .. EVK_LDMXCSR) run in
+ * tests/check_events.c (core counters, extra MSRs, load-latency PEBS, line-state
+ * preparation; uncore events counted beside them), the uncore kernels (EVK_U_*) in
+ * tests/check_expect_uncore.c (uncore boxes, the UCLK counter, U and T).
  *
  * model: "nhm" (seed 000_666bff9af8f20138.txt, Nehalem core and uncore; checked on
  * Nehalem/Westmere) or "skl" (seed 001_dad58ad4a296bcf3.txt, Skylake client uncore).
  * EVENT: the seed's spelling (EVENT.UMASK); the encoding comes from the event catalog
- * (pmu/catalog.h) by that name, never from this table. kernel: enum ev_kernel below, with
- * size its iterations (compute kernels) or working set in bytes (memory kernels).
- * source: where the seed says it ("Table 3", "Table 1 text: stall + active = cycles").
+ * (pmu/catalog.h) by that name, never from this table. source: where the seed says it.
  *
  * The canonical event list is the table itself. Rule (seed 000): every EVENT.UMASK the
  * seed names in a table or its text, with (1) names wrapped over lines joined (after the
@@ -43,7 +55,8 @@
  * sources, MEM_UNCORE_RETIRED.NON_LOCAL_DRAM, UNC_IMC_WRITES.FULL, the family name
  * L1D_CACHE.STORE); (5) an event only the text defines (CPU_CLK_UNHALTED.TOTAL_CYCLES,
  * UOPS_ISSUED.CORE_CYCLES_ACTIVE) is one. That gives 430 events for seed 000 (258 core,
- * 172 uncore); seed 001 names 20 (Tables 3-1 to 3-3).
+ * 172 uncore); seed 001 names 20 in Tables 3-1 and 3-2 (Table 3-3's five IMC counters are
+ * free-running counters, not events: not in the table).
  */
 #ifndef TESTS_EVENTS_H
 #define TESTS_EVENTS_H
@@ -91,46 +104,75 @@ enum ev_kernel {
 	EVK_DENORM,	/* x87 on denormal inputs: a microcode assist each */
 	EVK_FLDCW,	/* fnstcw + fldcw twice per iteration */
 	EVK_LDMXCSR,	/* stmxcsr + ldmxcsr twice per iteration */
+	/* The uncore kernels (tests/check_expect_uncore.c): each its own size, no `size`. */
+	EVK_U_LOOP,		/* loop4, 100000 iterations: nothing leaves the core */
+	EVK_U_L2,		/* warm chase over half the L2: every step hits the L2 */
+	EVK_U_LLC,		/* warm chase over min(4 x L2, LLC/2), its lines written back
+				 * once after it is built (clean: E in the LLC): a step misses the
+				 * L2 with p >= 3/4 and hits the LLC */
+	EVK_U_DRAM,		/* chase over 2N flushed lines (<= 64 MiB): every step misses
+				 * every cache */
+	EVK_U_EVICT_CLEAN,	/* before: an LLC-sized region read; then the DRAM chase: each
+				 * fill evicts one clean line this core read */
+	EVK_U_EVICT_DIRTY,	/* before: an LLC-sized region written; then the DRAM chase:
+				 * each fill evicts one modified line */
+	EVK_U_STORE_NT,		/* MOVNTI, one full line a step (write-combined, uncached) */
+	EVK_U_STORE_LLC,	/* before: an L2 of other lines read (the L2's modified lines
+				 * written back); then plain stores over 2N lines, N >= the L2's
+				 * lines, within the LLC: each line an RFO hit in the LLC and,
+				 * beyond the L2, one writeback */
+	EVK_U_PINGPONG,		/* two CPUs hand one modified line back and forth: N = 2n - 1
+				 * cross-core transfers (tests/kernels/xcore.S) */
+	EVK_U_XCLEAN,		/* before: another CPU reads the 2N lines (clean, E there); then
+				 * this CPU chases them */
+	EVK_U_XDROP,		/* before: another CPU reads the 2N lines, then reads twice its L2
+				 * of other lines (dropping them silently); then this CPU chases */
 	EVK_COUNT
 };
+#define EVK_U_FIRST	EVK_U_LOOP
+/* Whether kernel k is an uncore kernel (run by tests/check_expect_uncore.c). */
+static inline bool ev_kernel_uncore(unsigned k)
+{
+	return k >= EVK_U_FIRST && k < EVK_COUNT;
+}
 
 enum ev_rel {
 	EVR_NONE = 0,		/* no expectation: `why` says why */
-	EVR_EXACT,
-	EVR_RANGE,
-	EVR_IDENTITY,
-	EVR_CONTRAST,
+	EVR_EXACT,		/* an exact count from the kernel's model or the seed */
+	EVR_RANGE,		/* a lower bound where the kernel drives the event, an upper bound */
+	EVR_IDENTITY,		/* the seed's identities and a queue's own: parts sum to the whole,
+				 * stall + active = cycles, occupancy >= allocations, ... */
+	EVR_CONTRAST,		/* counts on one kernel, stays near zero on another */
+	EVR_QUIET,		/* an upper bound is all there is (no driver on this system) */
+	EVR_COUNT
 };
 
-#define NOHI		INT32_MAX	/* no upper bound */
-#define EV_SLACK	64		/* counts of slack around every bound but EXACT's */
-#define EV_MAX_TERMS	8		/* terms of an identity */
+#define EV_MAX_REFS	8	/* reference events of a case: variables a..h */
+#define EV_MAX_CASES	2
+
+struct ev_case {
+	uint8_t kernel;			/* enum ev_kernel; EVK_NONE: no such case */
+	uint32_t size;			/* core kernels: iterations or bytes; uncore: 0 */
+	const char *refs[EV_MAX_REFS];	/* seed names of the model, NULL-terminated (or all set) */
+	const char *rel;		/* the relation over v, a.., N, U, T */
+};
 
 struct events_row {
-	const char *model;	/* "nhm", "skl" */
-	const char *event;	/* the seed's spelling */
-	uint8_t rel;		/* enum ev_rel */
-	uint8_t kernel;		/* enum ev_kernel */
-	uint8_t kernel2;	/* CONTRAST: the quiet kernel */
-	uint32_t size, size2;
-	int32_t lo, hi;		/* thousandths per iteration (EXACT: lo == hi) */
-	int32_t hi2;		/* CONTRAST: on kernel2 */
-	int32_t tol;		/* IDENTITY: thousandths */
-	const char *terms;	/* IDENTITY: "A+B-C" */
-	const char *source;	/* seed table / section */
-	const char *why;	/* NONE: the reason; else an optional note */
+	const char *model;		/* "nhm", "skl" (the check is events.<model>.<EVENT>) */
+	const char *event;		/* the seed's spelling */
+	uint8_t kind;			/* enum ev_rel */
+	struct ev_case c[EV_MAX_CASES];
+	const char *source;		/* seed table / section */
+	const char *why;		/* NONE: the reason; else why a real part meets it (or NULL) */
 };
 
-#define EXACT(m, e, k, s, per, src) \
-	{ m, e, EVR_EXACT, k, 0, s, 0, per, per, 0, 0, NULL, src, NULL }
-#define RANGE(m, e, k, s, l, h, src) \
-	{ m, e, EVR_RANGE, k, 0, s, 0, l, h, 0, 0, NULL, src, NULL }
-#define IDENT(m, e, k, s, t, tl, l, h, src) \
-	{ m, e, EVR_IDENTITY, k, 0, s, 0, l, h, 0, tl, t, src, NULL }
-#define CONTRAST(m, e, k, s, l, k2, s2, h2, src) \
-	{ m, e, EVR_CONTRAST, k, k2, s, s2, l, NOHI, h2, 0, NULL, src, NULL }
-#define NOEXP(m, e, reason, src) \
-	{ m, e, EVR_NONE, EVK_NONE, 0, 0, 0, 0, 0, 0, 0, NULL, src, reason }
+#define CASE(k, s, rel)			{ (k), (s), { 0 }, (rel) }
+#define CASER(k, s, rel, ...)		{ (k), (s), { __VA_ARGS__ }, (rel) }
+#define UCASE(k, rel)			{ (k), 0, { 0 }, (rel) }
+#define UCASER(k, rel, ...)		{ (k), 0, { __VA_ARGS__ }, (rel) }
+#define NOCASE				{ EVK_NONE, 0, { 0 }, NULL }
+#define ROW(m, ev, kind, c0, c1, src, why)	{ (m), (ev), (kind), { c0, c1 }, (src), (why) }
+#define NONE(m, ev, why, src)		ROW(m, ev, EVR_NONE, NOCASE, NOCASE, src, why)
 
 extern const struct events_row events_rows[];
 extern const unsigned events_nrows;
@@ -152,27 +194,57 @@ const struct events_model *events_model_by_name(const char *model);
 #define EV_COLD_STEPS	20000
 uint64_t events_iters(unsigned kernel, uint32_t size);
 
-/* Kernel names for results and `list coverage`. */
+/* Kernel names for results and `list coverage`; an uncore kernel's size in words. */
 const char *ev_kernel_name(unsigned k);
+const char *ev_kernel_size_text(unsigned k);
+const char *ev_kind_name(unsigned kind);
+
+/* How many cases row r has (0 for NONE); how many references case c names. */
+unsigned events_ncases(const struct events_row *r);
+unsigned events_nrefs(const struct ev_case *c);
+/* The row of `event` for `model`, or NULL. */
+const struct events_row *events_find(const char *model, const char *event);
+
+/* The values a relation is evaluated over. */
+struct ev_vals {
+	int64_t v, ref[EV_MAX_REFS];
+	int64_t n, uclk, us;
+};
+
+/* Variables, for ev_rel_parse(). */
+#define EVV_V		(1U << 0)
+#define EVV_REF(i)	(1U << (1 + (i)))
+#define EVV_N		(1U << 9)
+#define EVV_U		(1U << 10)
+#define EVV_T		(1U << 11)
 
 /*
- * Evaluating a row from measured counts (pure; host-tested). `get` returns the differential
- * count of event `name` of the row's model on (kernel, size), or false when it was not
- * measured; n and n2 are the iterations the differential covered on each kernel. True when
- * the relation holds; detail (len bytes) gets "measured=... expected=..." naming the
- * relation either way.
+ * Parses rel; returns 0 and fills *uses (EVV_* bits of the variables it names), *v_lower
+ * (some constraint bounds v from below) and *v_upper, or -1 with err naming the position.
  */
-typedef bool (*ev_get_fn)(void *ctx, const char *name, unsigned kernel, uint32_t size,
-			  int64_t *count);
-bool events_eval(const struct events_row *r, ev_get_fn get, void *ctx, uint64_t n, uint64_t n2,
-		 char *detail, size_t len);
+int ev_rel_parse(const char *rel, unsigned *uses, bool *v_lower, bool *v_upper, char *err,
+		 size_t errlen);
+/*
+ * Evaluates rel over x: true when every constraint holds; otherwise false with failed set
+ * to the first broken constraint as written and its two sides' values ("v >= 3/4 N: 12 <
+ * 37500").
+ */
+bool ev_rel_eval(const char *rel, const struct ev_vals *x, char *failed, size_t len);
 
-/* The terms of an identity: up to max names (pointers into buf) with their signs. */
-unsigned events_terms(const char *terms, char *buf, size_t buflen, const char **names,
-		      int *signs, unsigned max);
+/*
+ * The bounds rel puts on v given the other values of x (every constraint solved for v; v's
+ * coefficients are whole numbers in the table), for results: false if rel is malformed.
+ * ev_bounds_fmt writes them as "N", "LO..HI", ">=LO" or "<=HI".
+ */
+struct ev_bounds {
+	bool has_lo, has_hi;
+	int64_t lo, hi;
+};
+bool ev_rel_v_bounds(const char *rel, const struct ev_vals *x, struct ev_bounds *b);
+void ev_bounds_fmt(const struct ev_bounds *b, char *buf, size_t len);
 
-/* Whether a row can fail on a dead counter (every relation but NONE needs a lower bound
- * above zero somewhere) and is otherwise well-formed; why (if not NULL) names the defect. */
+/* Whether a row is well-formed and, unless QUIET or NONE, bounds v from below in some case
+ * (a dead counter fails it); why (if not NULL) names the defect. */
 bool events_row_ok(const struct events_row *r, const char **why);
 
 /* `list coverage`: per model, how many events have an expectation and which do not, why. */

@@ -28,7 +28,7 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h boot/measure_opt.
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/pmu_run.h \
 	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
-	tests/user_events.h pmu/catalog.h tests/expect_uncore.h
+	tests/user_events.h pmu/catalog.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
@@ -42,7 +42,6 @@ HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report
 	tests/report/compare.c
 HOST_EXTRA_DEPS_test_report := tests/report/report.h tests/report/json.h tests/report/compare.h
 HOST_LIBS_test_report := -lm
-HOST_TESTS += test_expect_uncore
 
 # Module sources linked into each test. test_string includes lib/string.c itself (to test
 # the firmware's mem* functions under other names), so it links nothing else.
@@ -61,10 +60,6 @@ HOST_MODS_test_pmu := pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c pmu/pmi
 HOST_MODS_test_pmu_run := tests/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c \
 	pmu/pmi.c pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c lib/stats.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_expect := tests/expect.c pmu/event.c lib/fmt.c lib/string.c
-HOST_MODS_test_expect_uncore := tests/expect_uncore.c tests/expect_uncore_rows.c lib/fmt.c lib/string.c
-# With the top-level Makefile (which generates the catalogs): every row's names in the catalog.
-HOST_MODS_test_expect_uncore += $(if $(CATALOG_SRCS),pmu/catalog.c pmu/catalog_arch.c \
-	pmu/catalog_skl_unc.c pmu/event.c $(CATALOG_SRCS))
 HOST_MODS_test_pebs := pmu/pebs.c pmu/ds.c pmu/pmu.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fmt.c lib/string.c \
 	tests/host/pmu_model.c tests/host/uncore_model.c
@@ -78,8 +73,6 @@ HOST_TESTS += test_events
 HOST_MODS_test_events := tests/events.c tests/events_table.c pmu/catalog.c pmu/catalog_arch.c \
 	pmu/catalog_skl_unc.c $(CATALOG_SRCS) lib/fmt.c lib/string.c
 HOST_EXTRA_DEPS_test_events := tests/events.h pmu/catalog.h
-# The rows of the seeds' uncore events are bound in tests/expect_uncore_rows.c.
-HOST_MODS_test_events += tests/expect_uncore.c tests/expect_uncore_rows.c
 endif
 
 # The event catalogs, generated from libpfm4 by tests/host/gen_catalog.c (as the firmware
