@@ -430,7 +430,7 @@ static int run_pingpong(struct run_plan *p, char *err, size_t errlen)
 			fmt_snprintf(err, errlen, "RDMSR of an uncore counter faulted (vector %d)", r);
 			goto out;
 		}
-		p->d.diff[i] = (int64_t)v;
+		p->d.diff[i] = p->d.median[i] = (int64_t)v;
 	}
 	p->d.tsc = (int64_t)(t1 - t0);
 	p->d.kept = 1;
@@ -444,12 +444,16 @@ static int64_t event_value(const struct ev *e, const struct run_plan *runs)
 	const struct run_plan *p = &runs[e->run];
 	int64_t v = 0;
 
+	/* The median of the pairs' own differences, as the core engine takes: every count of a
+	 * run and the uncore clock beside it come from the same pairs, where a difference of
+	 * minima taken from different runs can even turn negative when run times vary (seen on
+	 * the emulated PMU on a loaded host: UNC_CLOCK -636922 over a chase). */
 	if (e->imc)
-		return p->d.imc[e->def->fixed];
+		return p->d.imc_median[e->def->fixed];
 	if (e->fixed)
-		return p->d.diff[p->fixed_slot];
+		return p->d.median[p->fixed_slot];
 	for (unsigned s = 0; s < e->nslots; s++)
-		v += p->d.diff[e->slot + s];
+		v += p->d.median[e->slot + s];
 	return v;
 }
 
@@ -536,7 +540,7 @@ static const char *run_case(const struct events_row *row, unsigned c, unsigned r
 	for (unsigned i = 0; i < nref; i++)
 		res->x.ref[i] = res->ev[1 + i].val;
 	res->x.n = (int64_t)cur.n;
-	res->x.uclk = runs[res->ev[0].run].d.diff[runs[res->ev[0].run].fixed_slot];
+	res->x.uclk = runs[res->ev[0].run].d.median[runs[res->ev[0].run].fixed_slot];
 	res->x.us = (int64_t)(runs[res->ev[0].run].d.tsc / (int64_t)(tsc.hz / 1000000 ? tsc.hz / 1000000 : 1));
 	res->holds = ev_rel_eval(k->rel, &res->x, res->failed, sizeof(res->failed));
 	return NULL;
