@@ -864,7 +864,7 @@ ERRATA = [
      r"events\.\w+\.SSEX_UOPS_RETIRED\."),
     ("nhm-stall-inv-ignored",
      [r"events\.\w+\.(UOPS_\w+\.\w*STALL\w*|INST_RETIRED\.TOTAL_CYCLES\w*)"],
-     r"events\.\w+\.(UOPS_\w+|INST_RETIRED)\.|pmu\.cmask_inv_edge"),
+     r"events\.\w+\.(UOPS_\w+|INST_RETIRED)\.|pmu\.cmask_inv_edge|pmu\.nehalem\.stall_active"),
     ("l2-rfo-hit-miss-swap", [r"events\.\w+\.L2_RQSTS\.RFO_"], r"events\.\w+\.L2_RQSTS\."),
 ]
 ERRATUM_CPU = "Skylake-Client"
