@@ -940,9 +940,7 @@ DISPUTED = {
         "UNC_CBO_XSNP_RESPONSE.MISS_XCORE": "lines another core dropped silently are not snooped",
         "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION": "clean evictions' snoops not counted",
         "UNC_CBO_CACHE_LOOKUP.WRITE_MESI": "L2 writebacks not counted as write lookups",
-        "UNC_CBO_CACHE_LOOKUP.READ_ES": "twice READ_MESI: a subset above its whole",
         "UNC_CBO_CACHE_LOOKUP.WRITE_ES": "L2 writebacks not counted as write lookups",
-        "UNC_CBO_CACHE_LOOKUP.ANY_ES": "twice the lookups: a subset above its whole",
         "UNC_CBO_CACHE_LOOKUP.WRITE_M": "L2 writebacks not counted as write lookups",
     },
 }
