@@ -22,6 +22,7 @@
 #include "pmu/counter.h"
 #include "pmu/uncore.h"
 #include "tests/checks.h"
+#include "tests/measure.h"
 #include "tests/events.h"
 #include "tests/uncore_run.h"
 #include "tests/xcore.h"
@@ -34,20 +35,6 @@
 #define MAX_RUNS	MAX_EVENTS
 
 /* ---- Working sets and kernels ---------------------------------------------------------- */
-
-static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
-{
-	(void)ctx;
-	return cpuid_count(leaf, sub);
-}
-
-static uint64_t cache_bytes(unsigned level)
-{
-	struct cache_info caches[MAX_CACHES];
-	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
-
-	return cache_size(caches, n, level);
-}
 
 /* A locked add across a line boundary: a bus lock empties the uncore's queues before an
  * occupancy counts (seed 000, "The Global Queue" and Table 32's note). */
@@ -165,7 +152,7 @@ static void before(uint64_t n, void *arg)
 /* Prepares case kernel k; NULL, or why it cannot run here. */
 static const char *prepare(unsigned k, char *why, size_t len)
 {
-	uint64_t l2 = cache_bytes(2), llc = cache_bytes(3), buf = plat.buf_size, ws;
+	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), buf = plat.buf_size, ws;
 	const char *pwhy = NULL;
 
 	memset(&cur, 0, sizeof(cur));

@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "pmu/event.h"
 #include "tests/checks.h"
+#include "tests/measure.h"
 #include "tests/pmu_run.h"
 
 #define BRANCH_N	20000ULL
@@ -208,19 +209,10 @@ static bool has_mem_load_retired_d1(void)
 	}
 }
 
-static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
-{
-	(void)ctx;
-	return cpuid_count(leaf, sub);
-}
-
 /* MEM_LOAD_RETIRED.L1_MISS / L2_MISS / L3_MISS (D1H/08H, 10H, 20H; SDM Vol. 3B ch. 19). */
 enum check_status check_pmu_cache_levels(struct check_ctx *c)
 {
-	struct cache_info caches[MAX_CACHES];
-	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
-	uint64_t size[4] = { 0, cache_size(caches, n, 1), cache_size(caches, n, 2),
-			     cache_size(caches, n, 3) };
+	uint64_t size[4] = { 0, cpu_cache_bytes(1), cpu_cache_bytes(2), cpu_cache_bytes(3) };
 	static const uint8_t miss_umask[4] = { 0, 0x08, 0x10, 0x20 };
 	char err[PMU_ERR_LEN], tested[96] = "";
 

@@ -24,6 +24,7 @@
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
 #include "tests/checks.h"
+#include "tests/measure.h"
 #include "tests/uncore_run.h"
 #include "tests/xcore.h"
 #include "arch/x86/smp.h"
@@ -50,20 +51,6 @@ static const char *no_nhm(void)
 }
 
 /* ---- Working sets (CPUID leaf 4) and chases ----------------------------------------- */
-
-static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
-{
-	(void)ctx;
-	return cpuid_count(leaf, sub);
-}
-
-static uint64_t cache_bytes(unsigned level)
-{
-	struct cache_info caches[MAX_CACHES];
-	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
-
-	return cache_size(caches, n, level);
-}
 
 static void flush_before(uint64_t n, void *arg)
 {
@@ -222,7 +209,7 @@ enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 {
 	struct unc_cfg cfg[UNC_SKL_MAX_CBO];
 	struct unc_run_opts o = { .reps = UNC_REPS };
-	uint64_t l2 = cache_bytes(2), llc = cache_bytes(3), n, nq, ws;
+	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), n, nq, ws;
 	char err[PMU_ERR_LEN], shares[64] = "";
 	struct unc_diff d, q;
 	unsigned nc;
@@ -294,7 +281,7 @@ enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 	};
 	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
 	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cache_bytes(2), n, nq;
+	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
 	void *first;
@@ -354,7 +341,7 @@ static int imc_run(const struct kernel_desc *k, uint64_t n, void *arg, bool flus
  */
 enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 {
-	uint64_t l2 = cache_bytes(2), n, nq;
+	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
 	int64_t r, rq, req;
@@ -422,7 +409,7 @@ static uint64_t store_lines(void)
  */
 enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 {
-	uint64_t l2 = cache_bytes(2), n = store_lines(), nq;
+	uint64_t l2 = cpu_cache_bytes(2), n = store_lines(), nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
 	int64_t w, wq;
@@ -902,7 +889,7 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 	};
 	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
 	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cache_bytes(2), n, nq;
+	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
 	void *first;
@@ -947,7 +934,7 @@ enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 						       .umask = UNC_IMC_NORMAL_READS_ANY } };
 	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
 	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cache_bytes(2), n, nq;
+	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
 	void *first;

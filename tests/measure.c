@@ -7,6 +7,7 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/user.h"
 #include "arch/x86/io.h"
+#include "arch/x86/cpuid.h"
 #include "boot/console.h"
 #include "boot/platform.h"
 #include "lib/fmt.h"
@@ -189,4 +190,18 @@ void oracle_announce(void)
 	if (plat.opt.oracle)
 		con_printf("# oracle: frame overhead=%u icount=%d\n", FRAME_TSC_OVERHEAD,
 			   plat.opt.icount);
+}
+
+static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	(void)ctx;
+	return cpuid_count(leaf, sub);
+}
+
+uint64_t cpu_cache_bytes(unsigned level)
+{
+	struct cache_info caches[MAX_CACHES];
+	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
+
+	return cache_size(caches, n, level);
 }

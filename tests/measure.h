@@ -69,6 +69,9 @@ void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64
 /* Prints "# oracle: frame overhead=..." once, when the oracle option is on. */
 void oracle_announce(void);
 
+/* Bytes of this CPU's cache at `level` (1 data, 2, 3) from CPUID leaf 4, 0 if none. */
+uint64_t cpu_cache_bytes(unsigned level);
+
 /*
  * With the oracle option, prints what the PMU counted in region r's window:
  * "# oracle: pmu id=I seq=S insns=A branches=B" (instructions and branches retired at CPL
