@@ -21,9 +21,12 @@
 #define CHASE_MIN_STEPS		4096ULL		/* small sets: several laps, timed well */
 #define CHASE_MAX_STEPS		(1ULL << 20)	/* large sets: 64 MiB of lines, past any LLC */
 #define CHASE_SEED		0x2545f4914f6cdd1dULL
-/* Sets of this many nodes (2 MiB) and more: one repetition (their loads miss anyway; under
- * an emulator each costs up to a microsecond) */
+/* Sets of this many nodes (2 MiB) and more: at most CHASE_BIG_REPS repetitions (their loads
+ * miss anyway; under an emulator each costs up to a microsecond). Not one: a guest TSC that
+ * follows host time made a single pair's TSC(2n) - TSC(n) come out 0 on a loaded host (2 MiB,
+ * -cpu qemu64, two boots at a time), and the minimum of three pairs keeps it above the noise. */
 #define CHASE_ONE_REP_NODES	32768ULL
+#define CHASE_BIG_REPS		3U
 /* Ceiling for one dependent load: 10 us (a DRAM load with a page walk is well under 1 us;
  * the rest is room for a slow emulator). */
 #define CHASE_CEILING_US	10
@@ -92,7 +95,9 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 		n = n < CHASE_MIN_STEPS ? CHASE_MIN_STEPS : n > CHASE_MAX_STEPS ? CHASE_MAX_STEPS : n;
 		if (plat.opt.icount && n > ICOUNT_MAX_STEPS)
 			n = ICOUNT_MAX_STEPS;
-		d = diff_tsc(&kernel_chase_desc, n, head, nodes >= CHASE_ONE_REP_NODES ? 1 : reps);
+		d = diff_tsc(&kernel_chase_desc, n, head,
+			     nodes >= CHASE_ONE_REP_NODES && reps > CHASE_BIG_REPS ?
+			     CHASE_BIG_REPS : reps);
 		lat = ratio100(d, n);			/* TSC ticks per load, in hundredths */
 		/* ns: d * 10^6 / kHz, exact while d < 1.8e13 ticks */
 		ns = tsc.hz >= 1000 ? ratio100(d * 1000000ULL / (tsc.hz / 1000), n) : 0;
