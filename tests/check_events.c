@@ -17,6 +17,7 @@
 #include "pmu/event.h"
 #include "tests/checks.h"
 #include "tests/events.h"
+#include "tests/measure.h"
 #include "tests/pmu_run.h"
 #include "tests/uncore_run.h"
 #include "pmu/uncore.h"
@@ -149,9 +150,20 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	static struct ind_misp misp;
 	static struct { uint64_t q[8]; } __attribute__((aligned(64))) line;
 	static uint64_t denormal __attribute__((aligned(64)));
-	uint64_t nodes;
+	uint64_t nodes, bytes;
 
 	memset(s, 0, sizeof(*s));
+	if (size & EV_PAST_L2) {
+		char why[CHECK_DETAIL_LEN / 2];
+
+		bytes = events_ws_bytes(size, cpu_cache_bytes(2), cpu_cache_bytes(3), why, sizeof(why));
+		if (!bytes) {
+			fmt_snprintf(err, len, "%s%s", EV_SKIP_PREFIX, why);
+			return -1;
+		}
+		/* Past 2 GiB no test buffer holds it: the size check below says so. */
+		size = bytes > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)bytes;
+	}
 	switch (kernel) {
 	case EVK_LOOP: s->k = &kernel_loop4_desc; s->n = size; return 0;
 	case EVK_ADD: s->k = &kernel_add_chain_desc; s->n = size; return 0;

@@ -32,10 +32,12 @@ const char *ev_kernel_name(unsigned k)
 
 uint64_t events_iters(unsigned kernel, uint32_t size)
 {
+	size &= ~EV_PAST_L2;
 	switch (kernel) {
-	case EVK_CHASE: case EVK_CHASE_CLEAN: case EVK_CHASE_OTHER: case EVK_CHASE_SHARED:
-	case EVK_CHASE_HITM:
+	case EVK_CHASE: case EVK_CHASE_CLEAN:
 		return size / 64;
+	case EVK_CHASE_OTHER: case EVK_CHASE_SHARED: case EVK_CHASE_HITM:
+		return size / 128;
 	case EVK_CHASE_COLD: return size / 128 < EV_COLD_STEPS ? size / 128 : EV_COLD_STEPS;
 	case EVK_CHASE_PAGE: return size / 4096;
 	case EVK_STORE: case EVK_STORE_NT: case EVK_STORE_E: case EVK_LOCK: case EVK_LOCK_E:
@@ -43,6 +45,23 @@ uint64_t events_iters(unsigned kernel, uint32_t size)
 		return size / 64;
 	default: return size;
 	}
+}
+
+uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, size_t len)
+{
+	uint64_t bytes = size & ~EV_PAST_L2;
+
+	if (!(size & EV_PAST_L2))
+		return bytes;
+	if (2 * l2 > bytes)
+		bytes = 2 * l2;
+	if (l3 && bytes > l3 / 2) {
+		fmt_snprintf(err, len, "a chase that misses the L2 and fits in the L3 needs an L3 at "
+			     "least four times the L2: L2 %llu bytes, L3 %llu (CPUID leaf 4)",
+			     (unsigned long long)l2, (unsigned long long)l3);
+		return 0;
+	}
+	return bytes;
 }
 
 static struct events_model models[] = {

@@ -190,9 +190,20 @@ const struct events_model *events_model_by_name(const char *model);
 
 /* The iterations n a (kernel, size) is measured over (count(2n) - count(n)): the size for
  * compute kernels; nodes for a warm chase (a lap), half the lines up to EV_COLD_STEPS for a
- * cold one (the run at 2n visits 2n distinct flushed lines), lines for the store kernels. */
+ * cold one (the run at 2n visits 2n distinct flushed lines), half the lines for a chase over
+ * lines another core prepared (the run at 2n visits each once: a line's first arrival is
+ * what those rows count, and a second lap would find it here already), lines for the store
+ * kernels. */
 #define EV_COLD_STEPS	20000
 uint64_t events_iters(unsigned kernel, uint32_t size);
+
+/* A chase's size with EV_PAST_L2 set must miss the L2 and fit in the L3: the bytes chased
+ * are the larger of the rest of the size and twice the L2 that CPUID leaf 4 reports, and the
+ * check SKIPs, naming both, when that is more than half the L3 (a part whose L2 is not much
+ * smaller than its L3, as QEMU's Nehalem: 4 MiB L2, 16 MiB L3). The table's size is the
+ * minimum; events_ws_bytes() gives the bytes, or 0 with the reason in err. */
+#define EV_PAST_L2	0x80000000u
+uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, size_t len);
 
 /* Kernel names for results and `list coverage`; an uncore kernel's size in words. */
 const char *ev_kernel_name(unsigned k);

@@ -23,7 +23,8 @@
 #define N_SMALL		1000		/* smallcode: 2 KiB of code a pass */
 #define WS_L1		16384		/* chase within the L1D */
 #define WS_L2		131072		/* chase beyond the L1D, within the L2 */
-#define WS_L3		(2 << 20)	/* chase beyond the L2, within the L3 */
+#define WS_L3		(EV_PAST_L2 | 2 << 20)	/* chase beyond the L2, within the L3: 2 MiB or twice
+					 * the L2, whichever is more (events.h) */
 #define WS_COLD		(8 << 20)	/* cold chase: 20000 steps, every line flushed */
 #define WS_PAGES	(256 << 20)	/* chase a new 4 KiB page each step: 128 2-MiB pages */
 #define WS_HITM		65536		/* chase over lines the other core holds (its L2) */
@@ -386,12 +387,12 @@ const struct events_row events_rows[] = {
 	    CASER(EVK_STORE, ST_MEM, "49 v <= 50 a + 50 b + 50 c + 50 d + 3200; 50 v >= 49 a + 49 b + 49 c + 49 d - 3200; v >= 1/2 N",
 		  "L2_LINES_OUT.DEMAND_CLEAN", "L2_LINES_OUT.DEMAND_DIRTY", "L2_LINES_OUT.PREFETCH_CLEAN", "L2_LINES_OUT.PREFETCH_DIRTY"), NOCASE, "Table 12: umask 0FH", NULL),
 	ROW("nhm", "L2_LINES_OUT.DEMAND_CLEAN", EVR_RANGE,
-	    CASE(EVK_CHASE_COLD, WS_COLD, "v >= 1/2 N"), NOCASE, "Table 12 (each new line evicts a clean one)", NULL),
+	    CASE(EVK_CHASE, WS_L3, "v >= 1/2 N"), NOCASE, "Table 12 (each line a chase past the L2 brings in evicts a clean one)", NULL),
 	ROW("nhm", "L2_LINES_OUT.DEMAND_DIRTY", EVR_CONTRAST,
 	    CASE(EVK_STORE, ST_MEM, "v >= 3/10 N"),
 	    CASE(EVK_CHASE_COLD, WS_COLD, "v <= 1/10 N + 64"), "Table 12 (stores leave dirty lines behind)", NULL),
 	ROW("nhm", "L2_LINES_OUT.PREFETCH_CLEAN", EVR_CONTRAST,
-	    CASE(EVK_CHASE_COLD, WS_COLD, "v >= 1/250 N"),
+	    CASE(EVK_CHASE, WS_L3, "v >= 1/250 N"),
 	    CASE(EVK_LOOP, N_LOOP, "v <= 1/100 N + 64"), "Table 12", NULL),
 	ROW("nhm", "L2_LINES_OUT.PREFETCH_DIRTY", EVR_CONTRAST,
 	    CASE(EVK_STORE, ST_MEM, "v >= 1/100 N"),
