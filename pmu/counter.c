@@ -7,6 +7,7 @@
 #include "arch/x86/trap.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
+#include "pmu/ds.h"
 #include "pmu/event.h"
 
 static uint64_t width_mask(unsigned width)
@@ -296,21 +297,42 @@ int pmu_smi_count(const struct pmu_caps *p, uint64_t *count)
 	return r;
 }
 
+/* Whether this part has MSR_OFFCORE_RSP_<idx>: Nehalem has RSP_0 only, Westmere and every
+ * later big core both, Silvermont and later Atoms both, Core 2 and Bonnell none (facts from
+ * Linux intel/core.c's extra_regs tables: intel_nehalem_extra_regs, westmere, snb .. and
+ * slm/glm/tnt/grt). */
+static bool has_offcore_rsp(const struct pmu_caps *p, unsigned idx)
+{
+	switch (p->uarch) {
+	case UARCH_UNKNOWN: case UARCH_CORE2: case UARCH_BONNELL: case UARCH_SALTWELL:
+		return false;
+	case UARCH_NEHALEM:
+		return idx == 0;
+	default:
+		return true;
+	}
+}
+
 int pmu_extra_msr_write(const struct pmu_caps *p, uint32_t msr, uint64_t v, char *err,
 			size_t errlen)
 {
 	int r;
 
-	(void)p;
 	switch (msr) {
 	case MSR_OFFCORE_RSP_0:
 	case MSR_OFFCORE_RSP_1:
+		if (!has_offcore_rsp(p, msr - MSR_OFFCORE_RSP_0))
+			return pmu_error(err, errlen, "MSR_OFFCORE_RSP_%u (0x%x): %s has none",
+					 msr - MSR_OFFCORE_RSP_0, msr, pmu_uarch_name(p->uarch));
+		break;
 	case MSR_PEBS_LD_LAT_THRESHOLD:
-	case MSR_UNCORE_ADDR_OPCODE_MATCH:
-	case MSR_GQ_SNOOP_MESF:
+		if (!pebs_has_ld_lat(p))
+			return pmu_error(err, errlen, "MSR_PEBS_LD_LAT_THRESHOLD (0x%x): %s has no PEBS "
+					 "load latency", msr, pmu_uarch_name(p->uarch));
 		break;
 	default:
-		return pmu_error(err, errlen, "MSR 0x%x is no event's extra MSR", msr);
+		return pmu_error(err, errlen, "MSR 0x%x is no core event's extra MSR (Nehalem's "
+				 "uncore match registers: uncore_nhm_match_write)", msr);
 	}
 	r = hw_wrmsr(msr, v);
 	if (r)

@@ -95,9 +95,10 @@ int pmu_reset(const struct pmu_caps *p);
  * where it does not. */
 int pmu_smi_count(const struct pmu_caps *p, uint64_t *count);
 
-/* The extra MSR an event of the catalog needs (pmu_event_def.msr: MSR_OFFCORE_RSP_0/1,
- * MSR_PEBS_LD_LAT_THRESHOLD, Nehalem's MSR_UNCORE_ADDR_OPCODE_MATCH and MSR_GQ_SNOOP_MESF);
- * any other MSR is refused unwritten. */
+/* The extra MSR a core event of the catalog needs (pmu_event_def.msr: MSR_OFFCORE_RSP_0/1,
+ * MSR_PEBS_LD_LAT_THRESHOLD), refused unwritten where this part has no such MSR (Nehalem one
+ * OFFCORE_RSP, Core 2 and Bonnell none; load latency: pebs_has_ld_lat); any other MSR is
+ * refused too (Nehalem's uncore match registers are uncore_nhm_match_write's). */
 int pmu_extra_msr_write(const struct pmu_caps *p, uint32_t msr, uint64_t v, char *err,
 			size_t errlen);
 

@@ -486,13 +486,18 @@ int uncore_program(const struct uncore_caps *u, struct uncore_ctr c, const struc
 int uncore_nhm_match_write(const struct uncore_caps *u, uint32_t msr, uint64_t v, char *err,
 			   size_t errlen)
 {
+	int r;
+
 	if (!u->present || u->kind != UNCORE_NHM)
 		return pmu_error(err, errlen, "MSR 0x%x is a Nehalem uncore match register; no Nehalem "
 			   "uncore here", msr);
 	if (msr != MSR_GQ_SNOOP_MESF && msr != MSR_UNCORE_ADDR_OPCODE_MATCH)
 		return pmu_error(err, errlen, "MSR 0x%x is no Nehalem uncore match register (301H, "
 			   "396H)", msr);
-	return hw_wrmsr(msr, v);
+	if ((r = hw_wrmsr(msr, v)))
+		return pmu_error(err, errlen, "WRMSR 0x%x <- 0x%llx faulted (vector %d)", msr,
+				 (unsigned long long)v, r);
+	return 0;
 }
 
 int uncore_fixed_program(const struct uncore_caps *u, bool en, bool ovf_en, uint64_t value,

@@ -541,11 +541,11 @@ static void run_uncore_batch(struct ev_need *need, unsigned nneed, const struct 
 		return;
 	}
 	d.kept = 0;
-	if (!msr || pmu_extra_msr_write(&pmu, msr, msr_value, err, sizeof(err)) == 0) {
+	if (!msr || uncore_nhm_match_write(&uncore, msr, msr_value, err, sizeof(err)) == 0) {
 		if (uncore_run_differential(cfg, ncfg, s->k, s->n, s->arg, &o, &d, err, sizeof(err)))
 			d.kept = 0;
 		if (msr)
-			pmu_extra_msr_write(&pmu, msr, 0, NULL, 0);
+			uncore_nhm_match_write(&uncore, msr, 0, NULL, 0);
 	}
 	for (unsigned i = 0; i < nwho; i++) {
 		struct ev_count *c = who[i]->slot;

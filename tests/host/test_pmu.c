@@ -775,6 +775,33 @@ static void test_smi_count(void **state)
 	assert_int_equal(pmu_model_faults(), 0);
 }
 
+/* An event's extra MSR is written only where the part has it: Nehalem one OFFCORE_RSP,
+ * no load latency without PEBS; the uncore's match registers are not the core's. */
+static void test_extra_msr_gated(void **state)
+{
+	struct pmu_caps p;
+	char err[160];
+	(void)state;
+
+	boot(pmu_model_nehalem(), &p);
+	assert_int_equal(pmu_extra_msr_write(&p, MSR_OFFCORE_RSP_1, 1, err, sizeof(err)), PMU_EARG);
+	assert_non_null(strstr(err, "MSR_OFFCORE_RSP_1 (0x1a7): Nehalem has none"));
+	assert_int_equal(pmu_extra_msr_write(&p, MSR_UNCORE_ADDR_OPCODE_MATCH, 1, err, sizeof(err)),
+			 PMU_EARG);
+	assert_non_null(strstr(err, "uncore_nhm_match_write"));
+	assert_int_equal(pmu_model_faults(), 0);	/* refused unwritten */
+	/* RSP_0 is tried (the host model has no such MSR: the write faults, and says so) */
+	pmu_extra_msr_write(&p, MSR_OFFCORE_RSP_0, 1, err, sizeof(err));
+	assert_non_null(strstr(err, "WRMSR 0x1a6 <- 0x1 faulted"));
+
+	boot(pmu_model_v1(), &p);
+	assert_int_equal(pmu_extra_msr_write(&p, MSR_OFFCORE_RSP_0, 1, err, sizeof(err)), PMU_EARG);
+	assert_int_equal(pmu_extra_msr_write(&p, MSR_PEBS_LD_LAT_THRESHOLD, 3, err, sizeof(err)),
+			 PMU_EARG);
+	assert_non_null(strstr(err, "no PEBS load latency"));
+	assert_int_equal(pmu_model_faults(), 0);
+}
+
 /* 7: the fixed counters pmuboot knows an event for. */
 static void test_fixed_events(void **state)
 {
@@ -850,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_lvtpc_saved_and_restored),
 		cmocka_unit_test(test_foreign_nmi_is_not_a_pmi),
 		cmocka_unit_test(test_smi_count),
+		cmocka_unit_test(test_extra_msr_gated),
 		cmocka_unit_test(test_fixed_events),
 		cmocka_unit_test(test_amd_reason),
 		cmocka_unit_test(test_model_errata),
