@@ -98,37 +98,85 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 	return 0;
 }
 
+_Static_assert(PMU_RUN_MAX <= PAIRS_MAX, "a core run's values fit struct pairs");
+
+void pairs_init(struct pairs *p, unsigned nv, unsigned want)
+{
+	memset(p, 0, sizeof(*p));
+	p->nv = nv;
+	p->want = want ? want : 1;
+	p->tlo = p->thi = UINT64_MAX;
+	for (unsigned i = 0; i < nv; i++)
+		p->lo[i] = p->hi[i] = UINT64_MAX;
+}
+
+bool pairs_more(struct pairs *p)
+{
+	if (p->kept >= p->want || p->tries >= 2 * p->want)
+		return false;
+	p->tries++;
+	return true;
+}
+
+bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
+	       uint64_t tsc_b, uint64_t smis)
+{
+	if (smis) {
+		p->discarded++;
+		p->smis += smis;
+		return false;
+	}
+	for (unsigned i = 0; i < p->nv; i++) {
+		p->lo[i] = a[i] < p->lo[i] ? a[i] : p->lo[i];
+		p->hi[i] = b[i] < p->hi[i] ? b[i] : p->hi[i];
+		if (p->kept < PMU_DIFF_MAX_REPS)
+			p->per[i][p->kept] = (int64_t)(b[i] - a[i]);
+	}
+	p->tlo = tsc_a < p->tlo ? tsc_a : p->tlo;
+	p->thi = tsc_b < p->thi ? tsc_b : p->thi;
+	p->kept++;
+	return true;
+}
+
+int pairs_finish(const struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
+		 char *err, size_t errlen)
+{
+	static int64_t v[PMU_DIFF_MAX_REPS];
+	unsigned n = p->kept < PMU_DIFF_MAX_REPS ? p->kept : PMU_DIFF_MAX_REPS;
+
+	if (!p->kept) {
+		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
+			     "MSR_SMI_COUNT): no clean count", p->tries, (unsigned long long)p->smis);
+		return PMU_EARG;
+	}
+	for (unsigned i = 0; i < p->nv; i++) {
+		diff[i] = (int64_t)(p->hi[i] - p->lo[i]);
+		memcpy(v, p->per[i], n * sizeof(v[0]));	/* i64_median reorders */
+		median[i] = i64_median(v, n);
+	}
+	*tsc = (int64_t)(p->thi - p->tlo);
+	return 0;
+}
+
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen)
 {
-	static int64_t per_rep[PMU_RUN_MAX][PMU_DIFF_MAX_REPS];
-	uint64_t lo[PMU_RUN_MAX], hi[PMU_RUN_MAX], tlo = UINT64_MAX, thi = UINT64_MAX;
-	unsigned want = o && o->reps ? o->reps : 1, tries = 0;
+	static struct pairs p;
 	struct pmu_result res[2];
 	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->smi_checked = pmu.has_smi_count;
-	for (unsigned i = 0; i < ncfg; i++)
-		lo[i] = hi[i] = UINT64_MAX;
-	while (d->kept < want && tries < 2 * want) {
-		tries++;
+	pairs_init(&p, ncfg, o ? o->reps : 1);
+	while (pairs_more(&p)) {
 		for (unsigned half = 0; half < 2; half++)
 			if ((r = pmu_run(cfg, ncfg, k, half ? 2 * n : n, arg, o, &res[half], err,
 					 errlen)))
 				return r;
-		if (res[0].smis || res[1].smis) {
-			d->discarded++;
-			d->smis += res[0].smis + res[1].smis;
+		if (!pairs_add(&p, res[0].delta, res[1].delta, res[0].tsc, res[1].tsc,
+			       res[0].smis + res[1].smis))
 			continue;
-		}
-		for (unsigned i = 0; i < ncfg; i++) {
-			lo[i] = res[0].delta[i] < lo[i] ? res[0].delta[i] : lo[i];
-			hi[i] = res[1].delta[i] < hi[i] ? res[1].delta[i] : hi[i];
-			if (d->kept < PMU_DIFF_MAX_REPS)
-				per_rep[i][d->kept] = (int64_t)(res[1].delta[i] - res[0].delta[i]);
-		}
 		for (unsigned i = 0; i < ncfg; i++)
 			if (!d->clock_tsc[i] ||
 			    (unsigned __int128)res[1].delta[i] * d->clock_tsc[i] >
@@ -136,22 +184,11 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 				d->clock_count[i] = res[1].delta[i];
 				d->clock_tsc[i] = res[1].tsc;
 			}
-		tlo = res[0].tsc < tlo ? res[0].tsc : tlo;
-		thi = res[1].tsc < thi ? res[1].tsc : thi;
-		d->kept++;
 	}
-	if (!d->kept) {
-		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
-			     "MSR_SMI_COUNT): no clean count", tries, (unsigned long long)d->smis);
-		return PMU_EARG;
-	}
-	for (unsigned i = 0; i < ncfg; i++) {
-		d->diff[i] = (int64_t)(hi[i] - lo[i]);
-		d->median[i] = i64_median(per_rep[i], d->kept < PMU_DIFF_MAX_REPS ? d->kept :
-					  PMU_DIFF_MAX_REPS);
-	}
-	d->tsc = (int64_t)(thi - tlo);
-	return 0;
+	d->kept = p.kept;
+	d->discarded = p.discarded;
+	d->smis = p.smis;
+	return pairs_finish(&p, d->diff, d->median, &d->tsc, err, errlen);
 }
 
 const char *pmu_count_unavailable(void)

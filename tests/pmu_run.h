@@ -78,6 +78,28 @@ struct pmu_diff {
 	uint64_t smis;			/* SMIs those pairs took */
 	bool smi_checked;		/* MSR_SMI_COUNT was read (the model has it) */
 };
+
+/* The repeated pairs (run at n, run at 2n) of a differential, core or uncore: per value the
+ * minimum of each half and each kept pair's own difference, and the TSC's minima. A pair
+ * that took an SMI is discarded and counted; at most 2 * want pairs are tried. */
+#define PAIRS_MAX	32	/* values a run gives: PMU_RUN_MAX; uncore UNC_RUN_MAX + IMC */
+struct pairs {
+	unsigned nv, want, tries, kept, discarded;
+	uint64_t smis;
+	uint64_t lo[PAIRS_MAX], hi[PAIRS_MAX], tlo, thi;
+	int64_t per[PAIRS_MAX][PMU_DIFF_MAX_REPS];
+};
+void pairs_init(struct pairs *p, unsigned nv, unsigned want);
+/* Whether to run another pair (fewer than want kept, fewer than 2 * want tried). */
+bool pairs_more(struct pairs *p);
+/* The pair's values a (at n) and b (at 2n), TSC spans and SMIs: false when discarded. */
+bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
+	       uint64_t tsc_b, uint64_t smis);
+/* diff[i] = min b - min a, median[i] of the pairs' own differences, *tsc likewise; an error
+ * naming the SMIs when no pair was kept. */
+int pairs_finish(const struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
+		 char *err, size_t errlen);
+
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen);

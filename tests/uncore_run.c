@@ -104,14 +104,15 @@ fail:
 	return r;
 }
 
+_Static_assert(UNC_RUN_MAX + UNC_IMC_NUM <= PAIRS_MAX, "an uncore run's values fit struct pairs");
+
 int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			    uint64_t n, void *arg, const struct unc_run_opts *o, struct unc_diff *d,
 			    char *err, size_t errlen)
 {
-	static int64_t per_rep[UNC_RUN_MAX + UNC_IMC_NUM][PMU_DIFF_MAX_REPS];
-	uint64_t lo[UNC_RUN_MAX + UNC_IMC_NUM], hi[UNC_RUN_MAX + UNC_IMC_NUM];
-	uint64_t tlo = UINT64_MAX, thi = UINT64_MAX;
-	unsigned want = o && o->reps ? o->reps : 1, tries = 0, nv = UNC_RUN_MAX + UNC_IMC_NUM;
+	static struct pairs p;
+	int64_t diff[UNC_RUN_MAX + UNC_IMC_NUM], med[UNC_RUN_MAX + UNC_IMC_NUM];
+	uint64_t v[2][UNC_RUN_MAX + UNC_IMC_NUM];
 	struct unc_result res[2];
 	int r;
 
@@ -124,51 +125,28 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 		fmt_snprintf(err, errlen, "no uncore: %s", uncore.why);
 		return PMU_EARG;
 	}
-	for (unsigned i = 0; i < nv; i++)
-		lo[i] = hi[i] = UINT64_MAX;
-	while (d->kept < want && tries < 2 * want) {
-		tries++;
-		for (unsigned half = 0; half < 2; half++)
+	/* Every counter slot and the IMC's free-running counters after them. */
+	pairs_init(&p, UNC_RUN_MAX + UNC_IMC_NUM, o ? o->reps : 1);
+	while (pairs_more(&p)) {
+		for (unsigned half = 0; half < 2; half++) {
 			if ((r = run_once(cfg, ncfg, k, half ? 2 * n : n, arg, o, &res[half], err,
 					  errlen)))
 				return r;
-		if (res[0].smis || res[1].smis) {
-			d->discarded++;
-			d->smis += res[0].smis + res[1].smis;
-			continue;
+			memcpy(v[half], res[half].delta, sizeof(res[half].delta));
+			for (unsigned i = 0; i < UNC_IMC_NUM; i++)
+				v[half][UNC_RUN_MAX + i] = res[half].imc[i];
 		}
-		for (unsigned i = 0; i < nv; i++) {
-			uint64_t a = i < UNC_RUN_MAX ? res[0].delta[i] : res[0].imc[i - UNC_RUN_MAX];
-			uint64_t b = i < UNC_RUN_MAX ? res[1].delta[i] : res[1].imc[i - UNC_RUN_MAX];
-
-			lo[i] = a < lo[i] ? a : lo[i];
-			hi[i] = b < hi[i] ? b : hi[i];
-			if (d->kept < PMU_DIFF_MAX_REPS)
-				per_rep[i][d->kept] = (int64_t)(b - a);
-		}
-		tlo = res[0].tsc < tlo ? res[0].tsc : tlo;
-		thi = res[1].tsc < thi ? res[1].tsc : thi;
-		d->kept++;
+		pairs_add(&p, v[0], v[1], res[0].tsc, res[1].tsc, res[0].smis + res[1].smis);
 	}
-	if (!d->kept) {
-		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
-			     "MSR_SMI_COUNT): no clean count", tries, (unsigned long long)d->smis);
-		return PMU_EARG;
-	}
-	for (unsigned i = 0; i < nv; i++) {
-		int64_t diff = (int64_t)(hi[i] - lo[i]);
-		int64_t med = i64_median(per_rep[i], d->kept < PMU_DIFF_MAX_REPS ? d->kept :
-					 PMU_DIFF_MAX_REPS);
-
-		if (i < UNC_RUN_MAX) {
-			d->diff[i] = diff;
-			d->median[i] = med;
-		} else {
-			d->imc[i - UNC_RUN_MAX] = diff;
-			d->imc_median[i - UNC_RUN_MAX] = med;
-		}
-	}
-	d->tsc = (int64_t)(thi - tlo);
+	d->kept = p.kept;
+	d->discarded = p.discarded;
+	d->smis = p.smis;
+	if ((r = pairs_finish(&p, diff, med, &d->tsc, err, errlen)))
+		return r;
+	memcpy(d->diff, diff, sizeof(d->diff));
+	memcpy(d->median, med, sizeof(d->median));
+	memcpy(d->imc, diff + UNC_RUN_MAX, sizeof(d->imc));
+	memcpy(d->imc_median, med + UNC_RUN_MAX, sizeof(d->imc_median));
 	return 0;
 }
 

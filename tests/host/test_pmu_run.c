@@ -147,6 +147,44 @@ static void test_noise_gives_signed_differences(void **state)
 	assert_true(negative > 0);	/* the case the unsigned arithmetic turned into ~2^64 */
 }
 
+/* The pairs' statistics, core and uncore alike: minima of each half, signed medians of
+ * the pairs' own differences, SMI pairs discarded, at most twice the pairs wanted tried. */
+static void test_pairs(void **state)
+{
+	static struct pairs p;
+	const uint64_t a[3][2] = { { 10, 100 }, { 12, 90 }, { 11, 95 } };
+	const uint64_t b[3][2] = { { 30, 80 }, { 20, 99 }, { 40, 60 } };
+	int64_t diff[2], med[2], tsc;
+	char err[160];
+	unsigned runs = 0;
+	(void)state;
+
+	pairs_init(&p, 2, 3);
+	while (pairs_more(&p)) {
+		if (runs == 1)	/* the second pair took an SMI */
+			assert_false(pairs_add(&p, a[0], b[0], 1, 2, 1));
+		else
+			assert_true(pairs_add(&p, a[p.kept], b[p.kept], 100 + p.kept, 300, 0));
+		runs++;
+	}
+	assert_int_equal(runs, 4);
+	assert_int_equal(p.kept, 3);
+	assert_int_equal(p.discarded, 1);
+	assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+	assert_int_equal(diff[0], 20 - 10);	/* min(b) - min(a) */
+	assert_int_equal(diff[1], 60 - 90);	/* signed */
+	assert_int_equal(med[0], 20);		/* of 20, 8, 29 */
+	assert_int_equal(med[1], -20);		/* of -20, 9, -35 */
+	assert_int_equal(tsc, 300 - 100);
+
+	pairs_init(&p, 1, 2);			/* every pair took an SMI: an error, not a count */
+	while (pairs_more(&p))
+		pairs_add(&p, a[0], b[0], 1, 2, 3);
+	assert_int_equal(p.tries, 4);
+	assert_int_not_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "every one of 4 repetitions took an SMI (12 SMIs"));
+}
+
 /* 9: a repetition that took an SMI is discarded and counted; one more is run instead. */
 static void test_smi_repetition_discarded(void **state)
 {
@@ -230,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_exact_differential),
 		cmocka_unit_test(test_noise_gives_signed_differences),
 		cmocka_unit_test(test_smi_repetition_discarded),
+		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_freeze_while_smm),
 		cmocka_unit_test(test_before_each_run),
 	};
