@@ -918,8 +918,7 @@ def vpmu_erratum(name, must, allowed):
         modelled = modelled_events("nhm") if name in EVENT_ERRATA else set()
         failed = [split_apic(t.description)[0] for t in tests if not t.ok and not t.skip
                   and (not t.description.startswith("events.nhm.") or
-                       t.description.split(" ")[0][len("events.nhm."):] in
-                       modelled - set(DISPUTED["nhm"]))]
+                       t.description.split(" ")[0][len("events.nhm."):] in modelled)]
         missing = [m for m in must if not any(re.match(m, f) for f in failed)]
         stray = [f for f in failed if not re.match(allowed, f)]
         expect(failed, "erratum %s: run.sh failed but no check did (status %d)" % (name, r["rc"]))
@@ -930,43 +929,6 @@ def vpmu_erratum(name, must, allowed):
         return "caught by %d check(s): %s" % (len(failed), ", ".join(failed[:4]) +
                                              (", ..." if len(failed) > 4 else ""))
     return case
-
-
-# Seed events the emulated PMU models whose pmuboot checks fail on it: the two independent
-# readings disagree, and which one is wrong is not settled yet. Each is reported, not
-# failed; one that starts passing fails the case until it is taken off this list. Settled
-# disagreements leave the list with a fix on the side that was wrong.
-DISPUTED = {
-    "nhm": {
-        "L1D_ALL_REF.CACHEABLE": "the emulator counts it but not its identity partner L1D_ALL_REF.ANY",
-        "L1D_CACHE_LD.M_STATE": "0 on a chase of lines written when it was built",
-        "L1D_CACHE_LD.S_STATE": "0 on lines both cores read",
-        "L1D_CACHE_ST.E_STATE": "0 for the first store to a clean line",
-        "L1D_CACHE_ST.S_STATE": "0 for the first store to a shared line",
-        "L2_DATA_RQSTS.DEMAND.M_STATE": "0 on a chase of written lines",
-        "L2_DATA_RQSTS.DEMAND.S_STATE": "0 on lines both cores read",
-        "L2_LINES_IN.S_STATE": "0 on lines another core holds",
-        "L2_LINES_OUT.DEMAND_CLEAN": "0 on a cold chase of 1.25 MiB: QEMU's Nehalem has a 4 MiB L2 (leaf 4), the size assumes 256 KiB",
-        "L2_LINES_OUT.DEMAND_DIRTY": "one per 64 lines stored (prefetched RFOs?)",
-        "L2_LINES_OUT.PREFETCH_CLEAN": "0 on a cold chase of 1.25 MiB: the L2 is 4 MiB here (leaf 4)",
-        "L2_RQSTS.RFO_MISS": "one per 64 lines stored (prefetched RFOs?)",
-        "L2_WRITE.RFO.I_STATE": "one per 64 lines stored (prefetched RFOs?)",
-        "L2_WRITE.RFO.S_STATE": "0 for stores to shared lines",
-        "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_100": "0 on cold DRAM loads",
-        "MEM_LOAD_RETIRED.LLC_UNSHARED_HIT": "0 on a 2 MiB chase: within QEMU's 4 MiB Nehalem L2 (leaf 4), the size assumes 256 KiB",
-        "MEM_LOAD_RETIRED.OTHER_CORE_L2_HIT_HITM": "0 on lines the other core modified",
-        "MEM_UNCORE_RETIRED.OTHER_CORE_L2_HITM": "0 on lines the other core modified",
-        "UNC_LLC_HITS.WRITE": "L2 writebacks not counted as LLC write hits",
-        "UNC_QHL_REQUESTS.LOCAL_READS": "non-temporal stores' InvItoE not counted (seed 000, before Table 39)",
-    },
-    "skl": {
-        "UNC_CBO_XSNP_RESPONSE.MISS_XCORE": "lines another core dropped silently are not snooped",
-        "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION": "clean evictions' snoops not counted",
-        "UNC_CBO_CACHE_LOOKUP.WRITE_MESI": "L2 writebacks not counted as write lookups",
-        "UNC_CBO_CACHE_LOOKUP.WRITE_ES": "L2 writebacks not counted as write lookups",
-        "UNC_CBO_CACHE_LOOKUP.WRITE_M": "L2 writebacks not counted as write lookups",
-    },
-}
 
 
 def modelled_events(model):
@@ -993,18 +955,12 @@ def vpmu_events(model, cpu, smp=2):
         expect(tests, "no results:\n" + r["out"][-2000:])
         prefix = "events.%s." % model
         seen, bad, skipped, rest = set(), [], [], {"pass": 0, "fail": 0, "skip": 0}
-        disputed, settled = [], []
         for t in tests:
             name = t.description.split(" ")[0]
             expect(name.startswith(prefix), "a check outside events.%s ran: %s" % (model, name))
             event = name[len(prefix):]
             seen.add(event)
-            if event in modelled and event in DISPUTED.get(model, {}):
-                if t.ok and not t.skip:
-                    settled.append(event)
-                else:
-                    disputed.append(event)
-            elif event in modelled:
+            if event in modelled:
                 if not t.ok:
                     bad.append(t.description)
                 elif t.skip:
@@ -1014,10 +970,9 @@ def vpmu_events(model, cpu, smp=2):
         unknown = sorted(modelled - seen)
         expect(not unknown, "%s names events the table does not have: %s" % (path, unknown))
         expect(not bad, "%d check(s) of modelled events failed:\n%s" % (len(bad), "\n".join(bad)))
-        expect(not settled, "disputed events now pass: take them off DISPUTED: %s" % settled)
-        return ("%d modelled events: %d passed, %d disputed, %d skipped%s; the other %d: %d passed, "
+        return ("%d modelled events: %d passed, %d skipped%s; the other %d: %d passed, "
                 "%d failed, %d skipped; %.1f s" % (
-                    len(modelled), len(modelled) - len(skipped) - len(disputed), len(disputed),
+                    len(modelled), len(modelled) - len(skipped),
                     len(skipped), " (%s)" % "; ".join(skipped[:3]) if skipped else "",
                     sum(rest.values()), rest["pass"], rest["fail"], rest["skip"], r["seconds"]))
     return case
