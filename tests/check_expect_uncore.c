@@ -190,8 +190,12 @@ static const char *prepare(unsigned k, char *why, size_t len)
 	case EVK_U_DRAM: {
 		uint64_t bytes = buf < (64ULL << 20) ? buf : (64ULL << 20);
 
+		/* 2n nodes, a line each, spread evenly over the region in a random order: the
+		 * run at 2n visits each once, every one flushed, as a ring over all the region's
+		 * lines would, for a tenth of the building (a ring of 1M nodes was built again
+		 * for each row: most of a row's time on the emulated PMU). */
 		cur.n = bytes / 128 < DRAM_STEPS_MAX ? bytes / 128 : DRAM_STEPS_MAX;
-		cur.arg = chase_build(plat.buf, bytes / 64, 64, SEED);
+		cur.arg = chase_build(plat.buf, 2 * cur.n, bytes / (2 * cur.n) / 64 * 64, SEED);
 		break;
 	}
 	case EVK_U_EVICT_CLEAN:
