@@ -1337,6 +1337,11 @@ CASES = [
     for name, must, allowed in ERRATA]
 
 
+# Cases that take minutes, not seconds: started before the rest.
+LONGEST = ("vpmu events nehalem", "vpmu skylake -smp 4", "vpmu: model, oracle", "oracle -smp 2",
+           "oracle: every", "icount")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", default="", help="run only cases whose title contains this")
@@ -1346,26 +1351,32 @@ def main():
                     help="the emulated-PMU cases (make vpmu-test) instead of the others")
     a = ap.parse_args()
     cases = [(t, f) for t, f in CASES if a.k in t and t.startswith("vpmu") == a.vpmu]
+    # The longest boots start first, so that two at a time end together (LONGEST).
+    cases.sort(key=lambda c: not c[0].startswith(LONGEST))
+    t_all = time.monotonic()
     subprocess.run(["make", "-s", "all"], cwd=ROOT, check=True)
     wd = tempfile.mkdtemp(prefix="pmuboot-boot-tests.")
 
     def one(case):
         title, fn = case
+        t0 = time.monotonic()
         try:
-            return title, True, fn(wd)
+            ok, info = True, fn(wd)
         except Fail as e:
-            return title, False, str(e)
+            ok, info = False, str(e)
         except Exception as e:  # a bug in the test itself is a failure too
-            return title, False, "%s: %s" % (type(e).__name__, e)
+            ok, info = False, "%s: %s" % (type(e).__name__, e)
+        return title, ok, info, time.monotonic() - t0
 
     passed = failed = 0
     results = []
     print("TAP version 13")
     print("1..%d" % len(cases))
     with ThreadPoolExecutor(max_workers=a.j) as ex:
-        for i, (title, ok, info) in enumerate(ex.map(one, cases), 1):
+        for i, (title, ok, info, took) in enumerate(ex.map(one, cases), 1):
             print("%s %d %s # %s" % ("ok" if ok else "not ok", i, title,
                                      info.splitlines()[0] if info else ""))
+            print("#   case took %.1f s" % took)
             if not ok:
                 for l in info.splitlines()[1:40]:
                     print("#   " + l)
@@ -1377,6 +1388,7 @@ def main():
     if errata:
         print("# errata caught: %d / %d injected" % (sum(ok for _, ok in errata), len(errata)))
     print("logs in %s" % wd)
+    print("# wall: %.1f s for %d cases, %d at a time" % (time.monotonic() - t_all, len(cases), a.j))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
