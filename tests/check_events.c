@@ -157,12 +157,14 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		char why[CHECK_DETAIL_LEN / 2];
 
 		bytes = events_ws_bytes(size, cpu_cache_bytes(2), cpu_cache_bytes(3), why, sizeof(why));
-		if (!bytes) {
+		if (bytes > UINT32_MAX / 2)
+			fmt_snprintf(why, sizeof(why), "a chase past an L2 of %llu bytes needs more "
+				     "than 2 GiB", (unsigned long long)(bytes / 2));
+		if (!bytes || bytes > UINT32_MAX / 2) {
 			fmt_snprintf(err, len, "%s%s", EV_SKIP_PREFIX, why);
 			return -1;
 		}
-		/* Past 2 GiB no test buffer holds it: the size check below says so. */
-		size = bytes > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)bytes;
+		size = (uint32_t)bytes;
 	}
 	switch (kernel) {
 	case EVK_LOOP: s->k = &kernel_loop4_desc; s->n = size; return 0;

@@ -195,6 +195,10 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		 * lines would, for a tenth of the building (a ring of 1M nodes was built again
 		 * for each row: most of a row's time on the emulated PMU). */
 		cur.n = bytes / 128 < DRAM_STEPS_MAX ? bytes / 128 : DRAM_STEPS_MAX;
+		if (!plat.buf || !cur.n) {
+			cur.n = 0;	/* "no test buffer", below */
+			break;
+		}
 		cur.arg = chase_build(plat.buf, 2 * cur.n, bytes / (2 * cur.n) / 64 * 64, SEED);
 		break;
 	}
@@ -520,8 +524,8 @@ static const char *run_case(const struct events_row *row, unsigned c, unsigned r
 		else
 			rc = uncore_run_differential(p->cfg, p->ncfg, cur.desc, cur.n, cur.arg, &o,
 						     &p->d, err, sizeof(err));
-		if (match)
-			uncore_nhm_match_write(&uncore, match->def->msr, 0, err, sizeof(err));
+		if (match)	/* the run's own error stays in err */
+			uncore_nhm_match_write(&uncore, match->def->msr, 0, NULL, 0);
 		if (rc)
 			goto fail;
 	}

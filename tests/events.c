@@ -51,14 +51,16 @@ uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, siz
 {
 	uint64_t bytes = size & ~EV_PAST_L2;
 
-	if (!(size & EV_PAST_L2))
+	if (!(size & EV_PAST_L2) || !l2)	/* leaf 4 silent: the size as the table gives it */
 		return bytes;
 	if (2 * l2 > bytes)
 		bytes = 2 * l2;
-	if (l3 && bytes > l3 / 2) {
-		fmt_snprintf(err, len, "a chase that misses the L2 and fits in the L3 needs an L3 at "
-			     "least four times the L2: L2 %llu bytes, L3 %llu (CPUID leaf 4)",
-			     (unsigned long long)l2, (unsigned long long)l3);
+	if (!l3 || bytes > l3 / 2) {
+		fmt_snprintf(err, len, "a chase that misses the L2 and fits in the L3 takes %llu bytes "
+			     "(%llu or twice the L2 of %llu) and needs an L3 of twice that: L3 %llu "
+			     "bytes (CPUID leaf 4)", (unsigned long long)bytes,
+			     (unsigned long long)(size & ~EV_PAST_L2), (unsigned long long)l2,
+			     (unsigned long long)l3);
 		return 0;
 	}
 	return bytes;

@@ -198,10 +198,11 @@ const struct events_model *events_model_by_name(const char *model);
 uint64_t events_iters(unsigned kernel, uint32_t size);
 
 /* A chase's size with EV_PAST_L2 set must miss the L2 and fit in the L3: the bytes chased
- * are the larger of the rest of the size and twice the L2 that CPUID leaf 4 reports, and the
- * check SKIPs, naming both, when that is more than half the L3 (a part whose L2 is not much
- * smaller than its L3, as QEMU's Nehalem: 4 MiB L2, 16 MiB L3). The table's size is the
- * minimum; events_ws_bytes() gives the bytes, or 0 with the reason in err. */
+ * are the larger of the rest of the size and twice the L2 that CPUID leaf 4 reports (QEMU's
+ * Nehalem: 4 MiB L2, so 8 MiB in its 16 MiB L3), and the check SKIPs, naming the sizes,
+ * when that is more than half the L3 or there is no L3. The table's size is the minimum;
+ * events_ws_bytes() gives the bytes (the size itself where leaf 4 reports no L2), or 0 with
+ * the reason in err. */
 #define EV_PAST_L2	0x80000000u
 uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, size_t len);
 

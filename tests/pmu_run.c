@@ -103,7 +103,7 @@ _Static_assert(PMU_RUN_MAX <= PAIRS_MAX, "a core run's values fit struct pairs")
 void pairs_init(struct pairs *p, unsigned nv, unsigned want)
 {
 	memset(p, 0, sizeof(*p));
-	p->nv = nv;
+	p->nv = nv < PAIRS_MAX ? nv : PAIRS_MAX;	/* callers check their own counts first */
 	p->want = want ? want : 1;
 	p->tlo = p->thi = UINT64_MAX;
 	for (unsigned i = 0; i < nv; i++)

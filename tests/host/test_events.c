@@ -364,10 +364,32 @@ static void test_runaway_uncore_fails(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Working sets past the L2: 2 MiB or twice leaf 4's L2, at most half the L3; skipped with
+ * the sizes named otherwise; a size without the flag, or no leaf 4, is the size itself. */
+static void test_ws_bytes(void **state)
+{
+	char err[256] = "";
+	const uint32_t past = EV_PAST_L2 | 2u << 20;
+	(void)state;
+
+	assert_int_equal(events_ws_bytes(2u << 20, 4u << 20, 16u << 20, err, sizeof(err)), 2u << 20);
+	assert_int_equal(events_ws_bytes(past, 0, 0, err, sizeof(err)), 2u << 20);
+	assert_int_equal(events_ws_bytes(past, 256u << 10, 8u << 20, err, sizeof(err)), 2u << 20);
+	assert_int_equal(events_ws_bytes(past, 4u << 20, 16u << 20, err, sizeof(err)), 8u << 20);
+	assert_int_equal(events_ws_bytes(past, 256u << 10, 3u << 20, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "takes 2097152 bytes (2097152 or twice the L2 of 262144) and "
+				    "needs an L3 of twice that: L3 3145728 bytes"));
+	assert_int_equal(events_ws_bytes(past, 1u << 20, 0, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "L3 0 bytes"));
+	assert_int_equal(events_iters(EVK_CHASE, past), (2u << 20) / 64);
+	assert_int_equal(events_iters(EVK_CHASE_HITM, 65536), 512);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_eval),
+		cmocka_unit_test(test_ws_bytes),
 		cmocka_unit_test(test_identity_form),
 		cmocka_unit_test(test_v_bounds),
 		cmocka_unit_test(test_v_bounds_table),
