@@ -49,20 +49,34 @@ static unsigned bench_reps(void)
 	return r < 1 ? 1 : r > BENCH_MAX_REPS ? BENCH_MAX_REPS : r;
 }
 
+/* Times a set of repetitions whose minima put TSC(2n) at or below TSC(n) is measured again,
+ * at most: under an emulator whose guest TSC follows host time, a loaded host can slow every
+ * run at n of one set (seen at 256 KiB and at 2 MiB, -cpu qemu64, two boots at a time). On
+ * hardware the extra n loads always take time, so a set comes out 0 only from such noise. */
+#define BENCH_ZERO_RETRIES	3
+static unsigned zero_retries;	/* sets measured again, for the result line */
+
 /* min over reps of TSC(2n) - TSC(n) for k(n, arg) after one warm-up run of n; 0 when the
- * TSC did not advance. */
+ * TSC did not advance in BENCH_ZERO_RETRIES + 1 sets. */
 static uint64_t diff_tsc(const struct kernel_desc *k, uint64_t n, void *arg, unsigned reps)
 {
-	uint64_t best_n = UINT64_MAX, best_2n = UINT64_MAX;
+	for (unsigned set = 0; set <= BENCH_ZERO_RETRIES; set++) {
+		uint64_t best_n = UINT64_MAX, best_2n = UINT64_MAX;
 
-	measure_kernel(k, n, arg);
-	for (unsigned r = 0; r < reps; r++) {
-		uint64_t a = measure_kernel(k, n, arg).tsc, b = measure_kernel(k, 2 * n, arg).tsc;
+		if (set)
+			zero_retries++;
+		measure_kernel(k, n, arg);
+		for (unsigned r = 0; r < reps; r++) {
+			uint64_t a = measure_kernel(k, n, arg).tsc;
+			uint64_t b = measure_kernel(k, 2 * n, arg).tsc;
 
-		best_n = a < best_n ? a : best_n;
-		best_2n = b < best_2n ? b : best_2n;
+			best_n = a < best_n ? a : best_n;
+			best_2n = b < best_2n ? b : best_2n;
+		}
+		if (best_2n > best_n)
+			return best_2n - best_n;
 	}
-	return best_2n > best_n ? best_2n - best_n : 0;
+	return 0;
 }
 
 /* "12.34" from a value in hundredths. */
@@ -85,6 +99,7 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 	unsigned reps = bench_reps(), points = 0, bad = 0;
 	char a[24], b[24], why[96] = "";
 
+	zero_retries = 0;
 	if (ws_max < CHASE_MIN_WS)
 		return check_fail(c, "measured=test buffer %llu bytes expected=at least %llu bytes",
 				  (unsigned long long)ws_max, (unsigned long long)CHASE_MIN_WS);
@@ -132,9 +147,9 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 		fix2(ceil, sizeof(ceil), ceiling * 100);
 		return check_report(c, st, "measured=%s..%s expected=0.01..%s unit=tsc_per_load "
 				    "points=%u out_of_range=%u%s largest_vs_smallest=%s>=%s ws=%llu..%llu "
-				    "fastest_ws=%llu reps=%u", a, b, ceil, points, bad, why, l, f,
-				    (unsigned long long)CHASE_MIN_WS, (unsigned long long)last_ws,
-				    (unsigned long long)lo_ws, reps);
+				    "fastest_ws=%llu reps=%u zero_retries=%u", a, b, ceil, points, bad, why,
+				    l, f, (unsigned long long)CHASE_MIN_WS, (unsigned long long)last_ws,
+				    (unsigned long long)lo_ws, reps, zero_retries);
 	}
 }
 
@@ -148,6 +163,7 @@ enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 	unsigned reps = bench_reps(), points = 0, bad = 0;
 	char why[96] = "";
 
+	zero_retries = 0;
 	if (max > STORE_MAX_BYTES)
 		max = STORE_MAX_BYTES;
 	if (plat.opt.icount && max > ICOUNT_MAX_BYTES)
@@ -184,9 +200,10 @@ enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 		}
 	}
 	return check_report(c, bad ? CHECK_FAIL : CHECK_PASS, "measured=%llu..%llu expected=1..%llu "
-			    "unit=MB/s points=%u out_of_range=%u%s bytes=%llu..%llu kernels=%u reps=%u",
-			    (unsigned long long)lo, (unsigned long long)hi,
+			    "unit=MB/s points=%u out_of_range=%u%s bytes=%llu..%llu kernels=%u reps=%u "
+			    "zero_retries=%u", (unsigned long long)lo, (unsigned long long)hi,
 			    (unsigned long long)(STORE_CEILING_BPT * tsc.hz / 1000000), points, bad,
 			    why, (unsigned long long)STORE_MIN_BYTES, (unsigned long long)max,
-			    (unsigned)(sizeof(store_kernels) / sizeof(store_kernels[0])), reps);
+			    (unsigned)(sizeof(store_kernels) / sizeof(store_kernels[0])), reps,
+			    zero_retries);
 }
