@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # libFuzzer harnesses of the option, config and event parsers (Debian's clang with
 # libclang-rt-14-dev), included by the top-level Makefile.
-#   make fuzz       a short run of every harness (FUZZ_TIME seconds each, fixed seed); a crash,
-#                   a sanitizer report or a failed assertion fails the build
+#   make fuzz       a short run of every harness (FUZZ_TIME seconds each, fixed seed, FUZZ_JOBS
+#                   at a time); a crash, a sanitizer report or a failed assertion fails the build
 #   make fuzz-long  FUZZ_LONG_TIME seconds each (default 1 hour), e.g.
 #                   make fuzz-long FUZZ_LONG_TIME=28800 FUZZ_PAR="-jobs=2 -workers=2"
 #                   (parallel jobs write their output to fuzz-N.log in the current directory)
@@ -52,10 +52,19 @@ fuzz_run = mkdir -p $(FUZZ_BUILD)/corpus/$(1) && \
 		tee $(FUZZ_BUILD)/$(1).log | grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|fuzz assertion)|Done [0-9]+ runs' ; \
 	test $${PIPESTATUS[0]} -eq 0 || { echo "fuzz: $(1) FAILED (log $(FUZZ_BUILD)/$(1).log)"; exit 1; }
 
-fuzz: SHELL := /bin/bash
+# The short runs go FUZZ_JOBS at a time (each harness is one process); make's output sync
+# keeps each harness's lines together.
+FUZZ_JOBS ?= 2
+FUZZ_ONE  := $(addprefix fuzz-one-,$(FUZZ_HARNESSES))
+.PHONY: $(FUZZ_ONE)
+
 fuzz: $(FUZZ_BINS) $(FUZZ_DICT)
-	@$(foreach h,$(FUZZ_HARNESSES),echo "== $(h) ($(FUZZ_TIME) s)"; $(call fuzz_run,$(h),$(FUZZ_TIME)) &&) \
-	echo "fuzz: all passed"
+	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) --output-sync=target $(FUZZ_ONE)
+	@echo "fuzz: all passed"
+
+$(FUZZ_ONE): SHELL := /bin/bash
+$(FUZZ_ONE): fuzz-one-%: $(FUZZ_BUILD)/% $(FUZZ_DICT)
+	@echo "== $* ($(FUZZ_TIME) s)"; $(call fuzz_run,$*,$(FUZZ_TIME))
 
 fuzz-long: SHELL := /bin/bash
 fuzz-long: $(FUZZ_BINS) $(FUZZ_DICT)
