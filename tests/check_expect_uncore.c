@@ -46,36 +46,6 @@ static void bus_lock(void)
 		     "memory");
 }
 
-/*
- * Work done before a run (a region read or written, another CPU's reads) must reach the
- * caches as it does on a real part. The emulated PMU models the caches only while a counter
- * counts one of its modelled events (tests/qemu/vpmu/README.md, "Who feeds the model"), and
- * the uncore is not yet enabled then: GP counter 0 counts LLC references across the work on
- * the CPU doing it. On a real part this changes nothing.
- */
-static void feed_on(void)
-{
-	struct pmu_evtsel sel = { .event = arch_events[ARCH_EVENT_LLC_REFERENCES].event,
-				  .umask = arch_events[ARCH_EVENT_LLC_REFERENCES].umask,
-				  .usr = true, .os = true, .en = true };
-	char err[PMU_ERR_LEN];
-
-	if (pmu.version < 2 || !pmu.num_gp)
-		return;
-	if (!pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&sel), 0, err, sizeof(err)))
-		pmu_global_ctrl_write(&pmu, 1, err, sizeof(err));
-}
-
-static void feed_off(void)
-{
-	char err[PMU_ERR_LEN];
-
-	if (pmu.version < 2 || !pmu.num_gp)
-		return;
-	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
-	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
-}
-
 /* What a case's kernel needs, prepared once per case. */
 struct prep {
 	unsigned k;
@@ -100,16 +70,13 @@ static void partner_read(void *p)
 {
 	struct partner_job *j = p;
 
-	feed_on();
 	kernel_chase_desc.fn(j->steps, j->first);
 	for (uint64_t a = 0; a < j->drop_bytes; a += 64)
 		(void)*(volatile uint64_t *)(uintptr_t)(j->drop + a);
-	feed_off();
 }
 
 static void before(uint64_t n, void *arg)
 {
-	feed_on();
 	switch (cur.k) {
 	case EVK_U_DRAM:
 		chase_flush(arg, n);
@@ -144,7 +111,6 @@ static void before(uint64_t n, void *arg)
 	default:
 		break;
 	}
-	feed_off();
 	if (uncore.kind == UNCORE_NHM)
 		bus_lock();
 }
