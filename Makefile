@@ -26,7 +26,8 @@ ASFLAGS := -g -I. -MMD -MP
 # -z defs: an undefined symbol must fail the link, not become a call to address 0.
 LDFLAGS := -nostdlib -znocombreloc -z defs -T $(LDSCRIPT) -shared -Bsymbolic -L$(EFI_LIB)
 
-SRCS_C := $(wildcard boot/*.c arch/x86/*.c lib/*.c pmu/*.c tests/*.c tests/kernels/*.c)
+SRCS_C := $(wildcard boot/*.c arch/x86/*.c lib/*.c pmu/*.c tests/harness/*.c tests/checks/*.c \
+	tests/measure/*.c tests/expect/*.c tests/kernels/*.c)
 SRCS_S := $(wildcard arch/x86/*.S pmu/*.S tests/kernels/*.S)
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 

@@ -23,7 +23,7 @@
 #include "arch/x86/watchdog.h"
 #include "boot/console.h"
 #include "boot/main.h"
-#include "boot/options.h"
+#include "tests/harness/options.h"
 #include "boot/platform.h"
 #include "boot/uefi.h"
 #include "lib/fmt.h"
@@ -31,10 +31,10 @@
 #include "pmu/counter.h"
 #include "pmu/pmu.h"
 #include "pmu/uncore.h"
-#include "tests/events_list.h"
+#include "tests/harness/list.h"
 #include "tests/kernels/kernels.h"
-#include "tests/measure.h"
-#include "tests/runner.h"
+#include "tests/measure/region.h"
+#include "tests/harness/runner.h"
 
 #ifndef PMUBOOT_GIT
 #define PMUBOOT_GIT "unknown"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "arch/x86/acpi.h"
 #include "arch/x86/cpuid.h"
-#include "boot/options.h"
+#include "tests/harness/options.h"
 
 #define PMUBOOT_NAME		"pmuboot"
 #ifndef PMUBOOT_VERSION

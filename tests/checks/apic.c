@@ -4,7 +4,7 @@
 #include "arch/x86/io.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 static volatile unsigned ipi_count;
 static volatile bool ipi_in_service;

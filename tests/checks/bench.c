@@ -12,8 +12,8 @@
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
 
 #define BENCH_MAX_REPS		5		/* reps= caps it too */
 #define CHASE_STRIDE		64		/* one node per cache line */

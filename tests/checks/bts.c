@@ -19,8 +19,8 @@
 #include "pmu/ds.h"
 #include "pmu/lbr.h"
 #include "pmu/pmi.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
 
 static struct ds_area bts_ds __attribute__((aligned(64)));
 #define BTS_MAX_RECORDS	256

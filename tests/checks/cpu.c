@@ -6,7 +6,7 @@
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 static bool printable(const char *s)
 {

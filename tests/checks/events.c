@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seed-event checks events.<model>.<EVENT> (tests/events_table.c) and their core engine:
+ * The seed-event checks events.<model>.<EVENT> (tests/expect/seed_table.c) and their core engine:
  * the cases of one (core kernel, size) are measured together, every event they need
  * (reference events too) counted once, several per run on the counters the catalog allows,
  * and kept; each check then evaluates its relation from what was kept. Rows on the uncore
- * kernels go to tests/check_expect_uncore.c.
+ * kernels go to tests/measure/events_uncore.c.
  */
 #include "arch/x86/msr.h"
 #include "boot/console.h"
@@ -15,13 +15,13 @@
 #include "pmu/counter.h"
 #include "pmu/ds.h"
 #include "pmu/event.h"
-#include "tests/checks.h"
-#include "tests/events.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
-#include "tests/uncore_run.h"
+#include "tests/harness/checks.h"
+#include "tests/expect/seed.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
+#include "tests/measure/uncore_run.h"
 #include "pmu/uncore.h"
-#include "tests/xcore.h"
+#include "tests/checks/xcore.h"
 #include "arch/x86/smp.h"
 
 #define EV_REPS		3		/* pairs of runs kept per measurement */

@@ -3,7 +3,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "pmu/pmu.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 static const char *vec_name(int v)
 {

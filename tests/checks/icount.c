@@ -7,8 +7,8 @@
 #include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
 
 #define ICOUNT_N	1000ULL
 #define ICOUNT_MAX_REPS	1000

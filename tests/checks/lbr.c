@@ -22,9 +22,9 @@
 #include "pmu/frame.h"
 #include "pmu/lbr.h"
 #include "pmu/pmi.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 static uint64_t addr_of(const void *p)
 {

@@ -11,10 +11,10 @@
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"
-#include "tests/checks.h"
-#include "tests/events_list.h"
-#include "tests/pmu_run.h"
-#include "tests/user_events.h"
+#include "tests/harness/checks.h"
+#include "tests/harness/list.h"
+#include "tests/measure/pmu_run.h"
+#include "tests/measure/user_events.h"
 
 #define MEASURE_REPS_DEFAULT	5
 #define CHASE_SEED		0x9e3779b97f4a7c15ULL

@@ -12,9 +12,9 @@
 #include "pmu/pmu.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 #define MAX_SIZES	4
 /* A size meaning "k full cycles of the working set's nodes" (pointer chases). */

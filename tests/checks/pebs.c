@@ -25,9 +25,9 @@
 #include "pmu/lbr.h"
 #include "pmu/pebs.h"
 #include "pmu/pmi.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 static struct ds_area pebs_ds __attribute__((aligned(64)));
 #define PEBS_BUF_BYTES	(128u << 10)

@@ -18,10 +18,10 @@
 #include "pmu/event.h"
 #include "pmu/frame.h"
 #include "pmu/pmi.h"
-#include "tests/checks.h"
-#include "tests/expect.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/harness/checks.h"
+#include "tests/expect/arch.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 #define PMU_N		100000ULL	/* calibrated-loop iterations for event checks */
 #define PMU_REPS	5
@@ -146,7 +146,7 @@ void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
 	fmt_snprintf(buf, len, "%s.gp%u", arch_events[i / gp_counters()].name, i % gp_counters());
 }
 
-/* The kernel and argument that drive an event the loop leaves quiet (tests/expect.h). */
+/* The kernel and argument that drive an event the loop leaves quiet (tests/expect/arch.h). */
 #define CHASE_COLD_STEPS	20000ULL	/* steps of the cold chase: distinct new lines */
 #define CHASE_COLD_NODES	(256ULL << 10)	/* lines it walks among: 16 MiB, built fast */
 #define LFSR_N			20000ULL

@@ -10,9 +10,9 @@
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/event.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 #define BRANCH_N	20000ULL
 #define REPS		3

@@ -3,7 +3,7 @@
  * They are manual: selected only by tests=selftest.* (the QEMU boot tests do that). */
 #include "arch/x86/io.h"
 #include "arch/x86/smp.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 enum check_status check_selftest_fail(struct check_ctx *c)
 {

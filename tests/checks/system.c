@@ -9,7 +9,7 @@
 #include "lib/string.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 /* PMIs that were still waiting when a check ended, and the checks that left them. */
 static uint64_t pmis_left;

@@ -23,10 +23,10 @@
 #include "pmu/counter.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/uncore_run.h"
-#include "tests/xcore.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/uncore_run.h"
+#include "tests/checks/xcore.h"
 #include "arch/x86/smp.h"
 
 #define UNC_REPS	5

@@ -4,8 +4,8 @@
 #include "arch/x86/user.h"
 #include "boot/platform.h"
 #include "pmu/pmu.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
 
 static const char *vec(int v)
 {

@@ -3,7 +3,7 @@
 #include "arch/x86/io.h"
 #include "arch/x86/watchdog.h"
 #include "boot/platform.h"
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 #define STUCK_LIMIT_US		50000ULL
 /* Upper bound on how late the timer may fire: generous for emulators (TCG delivers

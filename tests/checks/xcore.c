@@ -14,10 +14,10 @@
 #include "boot/platform.h"
 #include "lib/string.h"
 #include "pmu/event.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
-#include "tests/xcore.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
+#include "tests/checks/xcore.h"
 #include "lib/fmt.h"
 
 #define PINGPONG_N	4096	/* hand-offs per side */

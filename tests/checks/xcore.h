@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Two CPUs at once (tests/check_xcore.c): the partner CPU, and a plain ping-pong between
+/* Two CPUs at once (tests/checks/xcore.c): the partner CPU, and a plain ping-pong between
  * it and the bootstrap processor, for checks that count the traffic elsewhere (uncore). */
-#ifndef TESTS_XCORE_H
-#define TESTS_XCORE_H
+#ifndef TESTS_CHECKS_XCORE_H
+#define TESTS_CHECKS_XCORE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,4 +14,4 @@ int xcore_partner(const char **why);
  * modified line); no core counter. 0, or -1 with err saying what went wrong. */
 int xcore_pingpong(unsigned cpu, uint64_t n, char *err, size_t errlen);
 
-#endif /* TESTS_XCORE_H */
+#endif /* TESTS_CHECKS_XCORE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Expectations of the counter checks: ranges and relations, each with why a real part meets it. */
-#include "tests/expect.h"
+#include "tests/expect/arch.h"
 #include "lib/fmt.h"
 
 bool expect_in(const struct expect_range *e, int64_t v)

@@ -4,8 +4,8 @@
  * counter checks hold measurements to, kept pure (no hardware access) so host tests can
  * prove every expectation able to fail, a dead counter above all.
  */
-#ifndef TESTS_EXPECT_H
-#define TESTS_EXPECT_H
+#ifndef TESTS_EXPECT_ARCH_H
+#define TESTS_EXPECT_ARCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,4 +52,4 @@ struct expect_range expect_arch_driven(enum arch_event ev, uint64_t n);
 bool expect_cmask_inv_edge(uint64_t n, int64_t ge1, int64_t inv, int64_t cycles, int64_t edge,
 			   char *why, size_t len);
 
-#endif /* TESTS_EXPECT_H */
+#endif /* TESTS_EXPECT_ARCH_H */

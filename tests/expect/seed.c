@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The seed-event expectations' pure part: models, kernels, the relation language, row checks. */
-#include "tests/events.h"
+#include "tests/expect/seed.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Expectations for the seeds' events: ONE table (tests/events_table.c) binding every event a
+ * Expectations for the seeds' events: ONE table (tests/expect/seed_table.c) binding every event a
  * seed's tables name to one or two cases (a kernel at a size, the reference events counted
  * beside it, a relation), its kind and its source in the seed; the relation language (parsed
  * and evaluated here, host-tested); `list coverage`.
@@ -35,9 +35,9 @@
  * from below above zero in some case, so a dead counter fails it.
  *
  * The engine follows the kernel: the core kernels (EVK_LOOP .. EVK_LDMXCSR) run in
- * tests/check_events.c (core counters, extra MSRs, load-latency PEBS, line-state
+ * tests/checks/events.c (core counters, extra MSRs, load-latency PEBS, line-state
  * preparation; uncore events counted beside them), the uncore kernels (EVK_U_*) in
- * tests/check_expect_uncore.c (uncore boxes, the UCLK counter, U and T).
+ * tests/measure/events_uncore.c (uncore boxes, the UCLK counter, U and T).
  *
  * model: "nhm" (seed 000_666bff9af8f20138.txt, Nehalem core and uncore; checked on
  * Nehalem/Westmere) or "skl" (seed 001_dad58ad4a296bcf3.txt, Skylake client uncore).
@@ -58,8 +58,8 @@
  * 172 uncore); seed 001 names 20 in Tables 3-1 and 3-2 (Table 3-3's five IMC counters are
  * free-running counters, not events: not in the table).
  */
-#ifndef TESTS_EVENTS_H
-#define TESTS_EVENTS_H
+#ifndef TESTS_EXPECT_SEED_H
+#define TESTS_EXPECT_SEED_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -104,7 +104,7 @@ enum ev_kernel {
 	EVK_DENORM,	/* x87 on denormal inputs: a microcode assist each */
 	EVK_FLDCW,	/* fnstcw + fldcw twice per iteration */
 	EVK_LDMXCSR,	/* stmxcsr + ldmxcsr twice per iteration */
-	/* The uncore kernels (tests/check_expect_uncore.c): each its own size, no `size`. */
+	/* The uncore kernels (tests/measure/events_uncore.c): each its own size, no `size`. */
 	EVK_U_LOOP,		/* loop4, 100000 iterations: nothing leaves the core */
 	EVK_U_L2,		/* warm chase over half the L2: every step hits the L2 */
 	EVK_U_LLC,		/* warm chase over min(4 x L2, LLC/2), its lines written back
@@ -130,7 +130,7 @@ enum ev_kernel {
 	EVK_COUNT
 };
 #define EVK_U_FIRST	EVK_U_LOOP
-/* Whether kernel k is an uncore kernel (run by tests/check_expect_uncore.c). */
+/* Whether kernel k is an uncore kernel (run by tests/measure/events_uncore.c). */
 static inline bool ev_kernel_uncore(unsigned k)
 {
 	return k >= EVK_U_FIRST && k < EVK_COUNT;
@@ -262,4 +262,4 @@ bool events_row_ok(const struct events_row *r, const char **why);
 /* `list coverage`: per model, how many events have an expectation and which do not, why. */
 void events_coverage_print(void);
 
-#endif /* TESTS_EVENTS_H */
+#endif /* TESTS_EXPECT_SEED_H */

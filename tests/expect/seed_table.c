@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The seeds' events and what a real PMU must count for each: the one table (format:
- * tests/events.h). One row per distinct event; the rows of a model together. Encodings come
+ * tests/expect/seed.h). One row per distinct event; the rows of a model together. Encodings come
  * from the event catalog by name. Sources: seed 000_666bff9af8f20138.txt (Nehalem core and
  * uncore: tables and text as cited per row), seed 001_dad58ad4a296bcf3.txt (Skylake client
  * uncore, Tables 3-1 and 3-2).
@@ -11,7 +11,7 @@
  * the larger side is written "(1000 - t) v <= 1000 (sum) + 64000; 1000 v >= (1000 - t)
  * (sum) - 64000", reduced (t = 20: "49 v <= 50 a + ... + 3200; 50 v >= 49 a + ... - 3200").
  */
-#include "tests/events.h"
+#include "tests/expect/seed.h"
 
 /* Sizes: iterations of the compute kernels, bytes of the memory kernels' working sets
  * (Nehalem: 32 KiB L1D, 256 KiB L2, 8 MiB L3; 64-entry DTLB, 32 entries for 2 MiB pages). */

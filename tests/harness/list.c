@@ -5,7 +5,7 @@
 #include "lib/string.h"
 #include "pmu/catalog.h"
 #include "pmu/pmu.h"
-#include "tests/events_list.h"
+#include "tests/harness/list.h"
 
 static const char *unit_name(unsigned u)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* measure= option: parser and formatter of user event lists (EVENT[,EVENT...]@KERNEL[:SIZE]). */
-#include "boot/measure_opt.h"
+#include "tests/harness/measure_opt.h"
 
 #include <limits.h>
 #include <stdarg.h>

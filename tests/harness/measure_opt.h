@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* measure= option: the syntax of user event lists (events, kernel, size), pure and host-tested. */
-#ifndef BOOT_MEASURE_OPT_H
-#define BOOT_MEASURE_OPT_H
+#ifndef TESTS_HARNESS_MEASURE_OPT_H
+#define TESTS_HARNESS_MEASURE_OPT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,4 +83,4 @@ uint64_t measure_iterations(const struct measure_set *s);
 /* Bytes of the test buffer the set needs (0 for the iteration kernels). */
 uint64_t measure_buffer_bytes(const struct measure_set *s);
 
-#endif /* BOOT_MEASURE_OPT_H */
+#endif /* TESTS_HARNESS_MEASURE_OPT_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Run options: parser for pmuboot.cfg and UEFI load options, validation and formatting. */
-#include "boot/options.h"
+#include "tests/harness/options.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -387,7 +387,7 @@ static int parse_list(struct options *o, struct slice tok, bool has_val, struct 
 	return 0;
 }
 
-/* measure=EVENTS@KERNEL[:SIZE] (boot/measure_opt.c) or measure=none. */
+/* measure=EVENTS@KERNEL[:SIZE] (tests/harness/measure_opt.c) or measure=none. */
 static int parse_measure(struct options *o, struct slice tok, bool has_val, struct slice val,
 			 char *err, size_t errlen)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Run options: parsed from pmuboot.cfg on the ESP and from UEFI load options (pure logic). */
-#ifndef BOOT_OPTIONS_H
-#define BOOT_OPTIONS_H
+#ifndef TESTS_HARNESS_OPTIONS_H
+#define TESTS_HARNESS_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "boot/measure_opt.h"
+#include "tests/harness/measure_opt.h"
 
 #define OPT_MAX_GLOBS	16
 #define OPT_GLOB_LEN	64
@@ -122,4 +122,4 @@ int options_parse_size(const char *s, uint64_t *out);
 /* Parses a decimal or 0x-prefixed hex unsigned number; 0 or -1 (empty, bad digit, overflow). */
 int options_parse_u64(const char *s, uint64_t *out);
 
-#endif /* BOOT_OPTIONS_H */
+#endif /* TESTS_HARNESS_OPTIONS_H */

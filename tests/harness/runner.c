@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Check runner: selection, plan, watchdog-guarded execution, TAP lines, fatal-fault report. */
-#include "tests/runner.h"
+#include "tests/harness/runner.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
@@ -10,9 +10,9 @@
 #include "lib/string.h"
 #include "arch/x86/msr.h"
 #include "pmu/counter.h"
-#include "tests/checks.h"
-#include "tests/events.h"
-#include "tests/tap.h"
+#include "tests/harness/checks.h"
+#include "tests/expect/seed.h"
+#include "tests/harness/tap.h"
 
 #define DIAG_BUF_LEN	8192	/* bench.*: up to ~40 '# data:' lines */
 

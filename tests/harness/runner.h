@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Check registry, selection by glob, guarded execution under the watchdog, TAP reporting. */
-#ifndef TESTS_RUNNER_H
-#define TESTS_RUNNER_H
+#ifndef TESTS_HARNESS_RUNNER_H
+#define TESTS_HARNESS_RUNNER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "boot/options.h"
+#include "tests/harness/options.h"
 #include "boot/platform.h"
 #include "arch/x86/trap.h"
 
@@ -60,7 +60,7 @@ enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64
 /* Extra diagnostic lines printed under the result. */
 void check_diag(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The suite (tests/suite.c). */
+/* The suite (tests/harness/suite.c). */
 extern const struct check suite_checks[];
 extern const size_t suite_count;
 
@@ -89,4 +89,4 @@ enum run_status runner_run(const struct options *o);
 /* Output path for the fatal-fault report: installed by runner_run. */
 void runner_fatal(const struct trap_frame *f) __attribute__((noreturn));
 
-#endif /* TESTS_RUNNER_H */
+#endif /* TESTS_HARNESS_RUNNER_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The suite: every check, in run order. */
-#include "tests/checks.h"
+#include "tests/harness/checks.h"
 
 const struct check suite_checks[] = {
 	{ "cpuid.sanity", "CPUID decode is self-consistent and agrees with the running CPU",
@@ -131,13 +131,13 @@ const struct check suite_checks[] = {
 	  check_bts_full, 0, 0, 0, 0 },
 	{ "bts.circular", "option bts: without BTINT the BTS index wraps at the absolute maximum",
 	  check_bts_circular, 0, 0, 0, 0 },
-	/* The seeds' events (tests/events_table.c): on another model one SKIP per group. A
+	/* The seeds' events (tests/expect/seed_table.c): on another model one SKIP per group. A
 	 * group's first check measures every event of its kernel and size (reps 3). */
-	{ "events.nhm", "seed 000's Nehalem event against its expectation (tests/events_table.c)",
+	{ "events.nhm", "seed 000's Nehalem event against its expectation (tests/expect/seed_table.c)",
 	  check_events_nhm, CHECK_GATED, 60000, events_nhm_instances, events_nhm_instance_name },
-	{ "events.skl", "seed 001's Skylake client uncore event against its expectation (tests/events_table.c)",
+	{ "events.skl", "seed 001's Skylake client uncore event against its expectation (tests/expect/seed_table.c)",
 	  check_events_skl, CHECK_GATED, 60000, events_skl_instances, events_skl_instance_name },
-	/* Uncore (tests/check_uncore.c): SKIP unless discovery found that uncore. */
+	/* Uncore (tests/checks/uncore.c): SKIP unless discovery found that uncore. */
 	{ "uncore.skl.clock", "Skylake uncore: UNC_CLOCK.SOCKET against the TSC, a plausible and stable UCLK; gated by the global EN",
 	  check_uncore_skl_clock, 0, 0, 0, 0 },
 	{ "uncore.skl.cbo_lookup", "Skylake uncore: CBo read lookups summed over all CBos follow the chase's L2 misses",
@@ -172,7 +172,7 @@ const struct check suite_checks[] = {
 	  check_uncore_nhm_qmc_writes, 0, 0, 0, 0 },
 	{ "uncore.nhm.occupancy_empty", "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
 	  check_uncore_nhm_occupancy_empty, 0, 0, 0, 0 },
-	/* TSC-only benchmarks: the report's latency curve and store bandwidth (tests/check_bench.c). */
+	/* TSC-only benchmarks: the report's latency curve and store bandwidth (tests/checks/bench.c). */
 	{ "bench.chase_latency", "pointer-chase latency over working sets 4 KiB..the test buffer (TSC per load; # data: lines)",
 	  check_bench_chase_latency, 0, 60000, 0, 0 },
 	{ "bench.store_bandwidth", "store kernels' bandwidth over 16 KiB..64 MiB (bytes per TSC tick, MB/s; # data: lines)",

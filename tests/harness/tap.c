@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* TAP version 13 writer: formats result lines and hands them to a callback (see tests/tap.h). */
-#include "tests/tap.h"
+/* TAP version 13 writer: formats result lines and hands them to a callback (see tests/harness/tap.h). */
+#include "tests/harness/tap.h"
 
 #include "lib/fmt.h"
 

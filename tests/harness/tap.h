@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* TAP version 13 writer for check results (pure: output goes through a callback). */
-#ifndef TESTS_TAP_H
-#define TESTS_TAP_H
+#ifndef TESTS_HARNESS_TAP_H
+#define TESTS_HARNESS_TAP_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ unsigned tap_summary(struct tap *t);
 /* Characters that would break a TAP line ('\n', '\r', '#') in names or details are replaced
  * by '_' (names) or ' ' (line breaks in details) by the writer. */
 
-#endif /* TESTS_TAP_H */
+#endif /* TESTS_HARNESS_TAP_H */

@@ -20,14 +20,14 @@ FUZZ_CFLAGS    ?= -std=gnu11 -g -O2 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. \
 FUZZ_DICT      := tests/host/fuzz.dict
 
 FUZZ_HARNESSES := fuzz_options_cfg fuzz_options_cmdline fuzz_measure fuzz_catalog
-FUZZ_OPT_MODS  := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
+FUZZ_OPT_MODS  := tests/harness/options.c tests/harness/measure_opt.c lib/fmt.c lib/string.c
 FUZZ_CAT_MODS  := $(HOST_CATALOG_MODS) pmu/event.c	# tests/host/host.mk's
 FUZZ_MODS_fuzz_options_cfg     := $(FUZZ_OPT_MODS)
 FUZZ_MODS_fuzz_options_cmdline := $(FUZZ_OPT_MODS)
-FUZZ_MODS_fuzz_measure         := $(FUZZ_OPT_MODS) tests/user_events.c $(FUZZ_CAT_MODS)
+FUZZ_MODS_fuzz_measure         := $(FUZZ_OPT_MODS) tests/measure/user_events.c $(FUZZ_CAT_MODS)
 FUZZ_MODS_fuzz_catalog         := lib/fmt.c lib/string.c $(FUZZ_CAT_MODS)
-FUZZ_HDRS := tests/host/fuzz_options.h boot/options.h boot/measure_opt.h tests/user_events.h \
-	pmu/catalog.h pmu/catalog_models.h pmu/event.h tests/pmu_run.h
+FUZZ_HDRS := tests/host/fuzz_options.h tests/harness/options.h tests/harness/measure_opt.h tests/measure/user_events.h \
+	pmu/catalog.h pmu/catalog_models.h pmu/event.h tests/measure/pmu_run.h
 
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_HARNESSES))
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer harness: any bytes as a measure= value (boot/measure_opt.c), then, when they
- * parse, resolved and scheduled against real catalogs (tests/user_events.c) with and without
+ * libFuzzer harness: any bytes as a measure= value (tests/harness/measure_opt.c), then, when they
+ * parse, resolved and scheduled against real catalogs (tests/measure/user_events.c) with and without
  * counters. A refused set writes nothing and leaves an empty plan; an accepted one has every
  * event on a counter it may use, no two on one counter in a run.
  */
 #include "tests/host/fuzz_options.h"
-#include "tests/user_events.h"
+#include "tests/measure/user_events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot/options.h"
+#include "tests/harness/options.h"
 
 #define FUZZ_ERRLEN	256
 

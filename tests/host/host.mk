@@ -24,11 +24,11 @@ endif
 
 HOST_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -DPMUBOOT_HOST -I. -g $(HOST_SANITIZE)
 
-HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h boot/options.h boot/measure_opt.h tests/tap.h arch/x86/cpuid.h \
+HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h tests/harness/options.h tests/harness/measure_opt.h tests/harness/tap.h arch/x86/cpuid.h \
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
-	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/pmu_run.h \
-	tests/measure.h tests/expect.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
-	tests/user_events.h pmu/catalog.h
+	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/measure/pmu_run.h \
+	tests/measure/region.h tests/expect/arch.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
+	tests/measure/user_events.h pmu/catalog.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
@@ -48,18 +48,18 @@ HOST_LIBS_test_report := -lm
 HOST_MODS_test_string :=
 HOST_MODS_test_fmt := lib/fmt.c lib/string.c
 HOST_MODS_test_stats := lib/stats.c
-HOST_MODS_test_options := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
-HOST_MODS_test_measure_opt := boot/options.c boot/measure_opt.c lib/fmt.c lib/string.c
-HOST_MODS_test_tap := tests/tap.c lib/fmt.c lib/string.c
+HOST_MODS_test_options := tests/harness/options.c tests/harness/measure_opt.c lib/fmt.c lib/string.c
+HOST_MODS_test_measure_opt := tests/harness/options.c tests/harness/measure_opt.c lib/fmt.c lib/string.c
+HOST_MODS_test_tap := tests/harness/tap.c lib/fmt.c lib/string.c
 HOST_MODS_test_cpuid := arch/x86/cpuid.c arch/x86/tsc.c pmu/pmu.c lib/fmt.c lib/string.c
 HOST_MODS_test_acpi := arch/x86/acpi.c lib/string.c
 HOST_MODS_test_oracle_decode := tests/qemu/oracle_decode.c
 HOST_MODS_test_pmu_model := tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_pmu := pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c pmu/pmi.c \
 	pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
-HOST_MODS_test_pmu_run := tests/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c \
+HOST_MODS_test_pmu_run := tests/measure/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c \
 	pmu/pmi.c pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c lib/stats.c tests/host/pmu_model.c tests/host/uncore_model.c
-HOST_MODS_test_expect := tests/expect.c pmu/event.c lib/fmt.c lib/string.c
+HOST_MODS_test_expect := tests/expect/arch.c pmu/event.c lib/fmt.c lib/string.c
 HOST_MODS_test_pebs := pmu/pebs.c pmu/ds.c pmu/pmu.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fmt.c lib/string.c \
 	tests/host/pmu_model.c tests/host/uncore_model.c
@@ -70,9 +70,9 @@ HOST_EXTRA_DEPS_test_string := lib/string.c
 # CATALOG_SRCS, so only when included from it).
 ifdef CATALOG_SRCS
 HOST_TESTS += test_events
-HOST_MODS_test_events := tests/events.c tests/events_table.c pmu/catalog.c pmu/catalog_arch.c \
+HOST_MODS_test_events := tests/expect/seed.c tests/expect/seed_table.c pmu/catalog.c pmu/catalog_arch.c \
 	pmu/catalog_skl_unc.c $(CATALOG_SRCS) lib/fmt.c lib/string.c
-HOST_EXTRA_DEPS_test_events := tests/events.h pmu/catalog.h
+HOST_EXTRA_DEPS_test_events := tests/expect/seed.h pmu/catalog.h
 endif
 
 # The event catalogs, generated from libpfm4 by tests/host/gen_catalog.c (as the firmware
@@ -90,7 +90,7 @@ HOST_LIBS_test_catalog_pfm := -lpfm
 HOST_EXTRA_DEPS_test_catalog := pmu/catalog.h pmu/catalog_models.h
 HOST_EXTRA_DEPS_test_catalog_pfm := pmu/catalog.h pmu/catalog_models.h tests/host/catalog_rules.h
 # measure= lists resolved against the catalogs as the firmware links them.
-HOST_MODS_test_user_events := tests/user_events.c boot/options.c boot/measure_opt.c \
+HOST_MODS_test_user_events := tests/measure/user_events.c tests/harness/options.c tests/harness/measure_opt.c \
 	$(HOST_CATALOG_MODS) pmu/event.c lib/fmt.c lib/string.c
 
 $(HOST_GEN_CATALOG): tests/host/gen_catalog.c tests/host/catalog_rules.c tests/host/catalog_rules.h \

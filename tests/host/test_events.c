@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host unit tests of the one seed-event table (tests/events_table.c) and its relation language
- * (tests/events.c): the parser and evaluator; every row well-formed, each event once, rows of
+ * Host unit tests of the one seed-event table (tests/expect/seed_table.c) and its relation language
+ * (tests/expect/seed.c): the parser and evaluator; every row well-formed, each event once, rows of
  * a model together, the seeds' counts, at least 90% of each model's events bound, every name
  * in the event catalog; every relation but the quiet ones fails on a dead counter, the uncore
  * ones on a runaway one too.
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "pmu/catalog.h"
-#include "tests/events.h"
+#include "tests/expect/seed.h"
 
 /* --- The relation language -------------------------------------------------------------- */
 
@@ -232,7 +232,7 @@ static void test_each_event_once_models_contiguous(void **state)
 	assert_int_equal(bad, 0);
 }
 
-/* The issue's counts: seed 000's 430 distinct events by the rule of tests/events.h, seed
+/* The issue's counts: seed 000's 430 distinct events by the rule of tests/expect/seed.h, seed
  * 001's 20. */
 static void test_models_and_counts(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host unit tests of the counter checks' expectations (tests/expect.c): every architectural
+ * Host unit tests of the counter checks' expectations (tests/expect/arch.c): every architectural
  * event's expectation rejects a dead counter; values a real part gives pass; the
  * CMASK/INV/EDGE relations on the divider loop accept a real core and the emulated one and
  * reject each way those fields can be broken.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/expect.h"
+#include "tests/expect/arch.h"
 
 #define LOOP_N	100000
 #define DRIVE_N	20000

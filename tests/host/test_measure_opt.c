@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Host unit tests for measure= and list= (boot/measure_opt.c through boot/options.c): the
+/* Host unit tests for measure= and list= (tests/harness/measure_opt.c through tests/harness/options.c): the
  * grammar, every error message, the round trip through options_format. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "boot/options.h"
+#include "tests/harness/options.h"
 
 #define ERRLEN 512
 

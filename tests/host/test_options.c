@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Host unit tests for boot/options.c: every option, every error message, cfg text parsing. */
+/* Host unit tests for tests/harness/options.c: every option, every error message, cfg text parsing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "boot/options.h"
+#include "tests/harness/options.h"
 
 #define ERRLEN 256
 

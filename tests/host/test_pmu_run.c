@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host unit tests of the counting runs the checks make (tests/pmu_run.c) against the strict
+ * Host unit tests of the counting runs the checks make (tests/measure/pmu_run.c) against the strict
  * PMU model: the differential method with noise (signed differences), repetitions that
  * take an SMI (discarded and counted), FREEZE_WHILE_SMM, cold runs. The measurement frame
  * is replaced by a stand-in that does what it does to the PMU: GLOBAL_CTRL on, the frame's
@@ -17,8 +17,8 @@
 #include "pmu/counter.h"
 #include "pmu/frame.h"
 #include "tests/host/pmu_model.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 #define N	1000ULL
 #define EV_LLC	0x2e

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Host unit tests for tests/tap.c: exact TAP lines captured through the output callback. */
+/* Host unit tests for tests/harness/tap.c: exact TAP lines captured through the output callback. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/tap.h"
+#include "tests/harness/tap.h"
 
 #define MAX_LINES 64
 

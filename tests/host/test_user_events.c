@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Host unit tests for tests/user_events.c: measure= sets resolved against a small fake catalog
+/* Host unit tests for tests/measure/user_events.c: measure= sets resolved against a small fake catalog
  * and the real ones, counters assigned, runs split, every refusal's message. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "arch/x86/msr.h"
-#include "tests/user_events.h"
+#include "tests/measure/user_events.h"
 
 #define ERRLEN 1024
 

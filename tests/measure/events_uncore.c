@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The uncore engine of the seed-event checks: each row of tests/events_table.c whose cases
+ * The uncore engine of the seed-event checks: each row of tests/expect/seed_table.c whose cases
  * run the uncore kernels (EVK_U_*) is measured here, for the checks events.nhm.<EVENT> and
- * events.skl.<EVENT> (tests/check_events.c dispatches by the row's kernel). A case's event and its reference
+ * events.skl.<EVENT> (tests/checks/events.c dispatches by the row's kernel). A case's event and its reference
  * events are found in the catalog by name (pmu/catalog.h), placed on the uncore's counters
  * (Nehalem: eight, the row's event on a counter that rotates with the row, so every counter
  * carries driven rows; Skylake: counter 0 of every CBo summed, as seed 001 3.1 recommends,
  * or an ARB counter; the IMC's free-running counters beside them), counted with the fixed
- * UCLK counter over the case's kernel by the differential method (tests/uncore_run.h), and
+ * UCLK counter over the case's kernel by the differential method (tests/measure/uncore_run.h), and
  * the relation evaluated. References that do not fit beside the event go to another run of
  * the same kernel.
  */
@@ -21,11 +21,11 @@
 #include "pmu/catalog.h"
 #include "pmu/counter.h"
 #include "pmu/uncore.h"
-#include "tests/checks.h"
-#include "tests/measure.h"
-#include "tests/events.h"
-#include "tests/uncore_run.h"
-#include "tests/xcore.h"
+#include "tests/harness/checks.h"
+#include "tests/measure/region.h"
+#include "tests/expect/seed.h"
+#include "tests/measure/uncore_run.h"
+#include "tests/checks/xcore.h"
 
 #define UX_REPS		5
 #define DRAM_STEPS_MAX	50000ULL

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Counting runs for the PMU checks, built on the pmu/ library and the measurement frame. */
-#include "tests/pmu_run.h"
+#include "tests/measure/pmu_run.h"
 #include "arch/x86/msr.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "lib/string.h"
-#include "tests/measure.h"
+#include "tests/measure/region.h"
 
 uint64_t pmu_os_evtsel(enum arch_event ev)
 {

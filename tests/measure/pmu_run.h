@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Counting a kernel with a set of core counters: program, run in the PMU frame, read. */
-#ifndef TESTS_PMU_RUN_H
-#define TESTS_PMU_RUN_H
+#ifndef TESTS_MEASURE_PMU_RUN_H
+#define TESTS_MEASURE_PMU_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -120,4 +120,4 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 /* Why pmu_count_insns_branches() cannot run here, or NULL. */
 const char *pmu_count_unavailable(void);
 
-#endif /* TESTS_PMU_RUN_H */
+#endif /* TESTS_MEASURE_PMU_RUN_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurement regions and the oracle's prediction lines. */
-#include "tests/measure.h"
+#include "tests/measure/region.h"
 #include "pmu/counter.h"
 #include "pmu/frame.h"
 #include "arch/x86/percpu.h"

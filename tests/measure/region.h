@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a kernel in the measurement frame, and telling the reference oracle what the
  * model predicts for that region. */
-#ifndef TESTS_MEASURE_H
-#define TESTS_MEASURE_H
+#ifndef TESTS_MEASURE_REGION_H
+#define TESTS_MEASURE_REGION_H
 
 #include <stdint.h>
 #include "tests/kernels/kernels.h"
@@ -79,4 +79,4 @@ uint64_t cpu_cache_bytes(unsigned level);
  */
 void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches);
 
-#endif /* TESTS_MEASURE_H */
+#endif /* TESTS_MEASURE_REGION_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Uncore counting runs: program, run the kernel in the measurement frame, read, stop. */
-#include "tests/uncore_run.h"
+#include "tests/measure/uncore_run.h"
 #include "arch/x86/msr.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
-#include "tests/measure.h"
-#include "tests/pmu_run.h"
+#include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 
 struct unc_result {
 	uint64_t delta[UNC_RUN_MAX];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Counting a kernel with uncore counters (and reading the IMC's free-running ones) around it. */
-#ifndef TESTS_UNCORE_RUN_H
-#define TESTS_UNCORE_RUN_H
+#ifndef TESTS_MEASURE_UNCORE_RUN_H
+#define TESTS_MEASURE_UNCORE_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,4 +45,4 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 /* " reps=K" and " smi_discarded=D (S SMIs)" when pairs were discarded. */
 const char *unc_diff_note(const struct unc_diff *d);
 
-#endif /* TESTS_UNCORE_RUN_H */
+#endif /* TESTS_MEASURE_UNCORE_RUN_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* User event lists: resolution against the catalogs, counter assignment, runs. */
-#include "tests/user_events.h"
+#include "tests/measure/user_events.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* User event lists (measure=): names resolved against the CPU's catalogs, counters assigned
  * and the events split into runs (pure logic, host-tested). */
-#ifndef TESTS_USER_EVENTS_H
-#define TESTS_USER_EVENTS_H
+#ifndef TESTS_MEASURE_USER_EVENTS_H
+#define TESTS_MEASURE_USER_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "boot/options.h"
+#include "tests/harness/options.h"
 #include "pmu/catalog.h"
 #include "pmu/event.h"
-#include "tests/pmu_run.h"
+#include "tests/measure/pmu_run.h"
 
 #define UEV_LABEL_LEN		64	/* an event's part of its check name */
 #define UEV_SUGGEST		3	/* nearest names offered for an unknown one */
@@ -79,4 +79,4 @@ void uev_counter_name(const struct uev_event *e, char *buf, size_t len);
 /* The largest |count| a run of tsc ticks can produce. */
 uint64_t uev_bound(uint64_t tsc);
 
-#endif /* TESTS_USER_EVENTS_H */
+#endif /* TESTS_MEASURE_USER_EVENTS_H */
