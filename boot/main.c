@@ -248,8 +248,12 @@ static void __attribute__((noreturn)) run(void *unused)
 	pmu_boot_save();
 	start_cpus();
 	print_header();
-	oracle_announce();
-	platform_exit(runner_run(&plat.opt));
+	platform_exit(runner_run(&plat.opt, &(struct check_env){
+		.buf = plat.buf, .buf_size = plat.buf_size, .reps = plat.opt.reps,
+		.reps_set = plat.opt.reps_set, .force_pmu = plat.opt.force_pmu,
+		.pmi_nmi = plat.opt.pmi_nmi, .icount = plat.opt.icount, .oracle = plat.opt.oracle,
+		.oracle_fault = plat.opt.oracle_fault, .bts = plat.opt.bts, .cpus = plat.opt.cpus,
+		.cpu = &plat.cpu, .ncpus = plat.acpi.ncpus, .watchdog_note = plat.watchdog_note }));
 }
 
 void main_return_to_efi(enum run_status st)
@@ -397,6 +401,7 @@ static EFI_STATUS run_kept(void)
 	owned[VECTOR_PMI] = owned[VECTOR_WATCHDOG] = true;
 	percpu_install(&percpu_table[0]);
 	desc_install_shared(owned);
+	runner_init(platform_exit);
 	trap_set_fatal_hook(runner_fatal);
 	apic_init(false);
 
@@ -435,6 +440,7 @@ static EFI_STATUS run_exited(void)
 	irq_disable();
 	desc_install_owned(&percpu_table[0].desc);
 	percpu_install(&percpu_table[0]);
+	runner_init(platform_exit);
 	trap_set_fatal_hook(runner_fatal);
 	legacy_pic_mask_all();
 	apic_init(true);

@@ -8,19 +8,12 @@
 #include "arch/x86/acpi.h"
 #include "arch/x86/cpuid.h"
 #include "tests/harness/options.h"
+#include "tests/harness/runner.h"	/* enum run_status */
 
 #define PMUBOOT_NAME		"pmuboot"
 #ifndef PMUBOOT_VERSION
 #define PMUBOOT_VERSION		"0.1.0"
 #endif
-
-/* How a run ends; each reaches QEMU through isa-debug-exit as a distinct status. */
-enum run_status {
-	RUN_PASS = 0,		/* every selected check passed or skipped */
-	RUN_FAIL,		/* at least one check failed */
-	RUN_USAGE,		/* bad options: nothing was run */
-	RUN_FATAL,		/* an unexpected fault ended the run */
-};
 
 /* QEMU isa-debug-exit (iobase 0xf4): writing v makes QEMU exit with (v << 1) | 1. */
 #define DEBUG_EXIT_PORT		0xf4

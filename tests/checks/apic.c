@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Self-IPI through the local APIC to the PMI vector: proves IDT + APIC delivery + EOI. */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
 #include "arch/x86/io.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
-#include "tests/harness/checks.h"
 
 static volatile unsigned ipi_count;
 static volatile bool ipi_in_service;
@@ -33,7 +33,7 @@ static bool wait_us(bool (*cond)(void), uint64_t us)
 static bool delivered(void) { return ipi_count > 0; }
 static bool pending(void) { return apic_irr_pending(VECTOR_PMI); }
 
-enum check_status check_apic_self_ipi(struct check_ctx *c)
+static enum check_status check_apic_self_ipi(struct check_ctx *c)
 {
 	bool was_pending, held;
 	uint64_t flags;
@@ -74,3 +74,5 @@ enum check_status check_apic_self_ipi(struct check_ctx *c)
 	irq_restore(flags);
 	return st;
 }
+CHECK_DEFINE(60, "apic.self_ipi", check_apic_self_ipi,
+	     "a self-IPI to the PMI vector waits for IF, is delivered once, EOI clears ISR");

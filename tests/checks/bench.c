@@ -9,10 +9,10 @@
  * faster over its largest working set than over its smallest.
  */
 #include "arch/x86/tsc.h"
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 
 #define BENCH_MAX_REPS		5		/* reps= caps it too */
@@ -44,7 +44,7 @@
 
 static unsigned bench_reps(void)
 {
-	unsigned r = plat.opt.icount ? 1 : plat.opt.reps;
+	unsigned r = env.icount ? 1 : env.reps;
 
 	return r < 1 ? 1 : r > BENCH_MAX_REPS ? BENCH_MAX_REPS : r;
 }
@@ -92,9 +92,9 @@ static uint64_t ratio100(uint64_t a, uint64_t b)
 	return a / b * 100 + (a % b) * 100 / b;
 }
 
-enum check_status check_bench_chase_latency(struct check_ctx *c)
+static enum check_status check_bench_chase_latency(struct check_ctx *c)
 {
-	uint64_t ws_max = plat.buf_size, ceiling = tsc_from_us(CHASE_CEILING_US);
+	uint64_t ws_max = env.buf_size, ceiling = tsc_from_us(CHASE_CEILING_US);
 	uint64_t first = 0, last = 0, lo = UINT64_MAX, hi = 0, lo_ws = 0, last_ws = 0;
 	unsigned reps = bench_reps(), points = 0, bad = 0;
 	char a[24], b[24], why[96] = "";
@@ -105,10 +105,10 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 				  (unsigned long long)ws_max, (unsigned long long)CHASE_MIN_WS);
 	for (uint64_t ws = CHASE_MIN_WS; ws <= ws_max && points < MAX_POINTS; ws *= 2, points++) {
 		uint64_t nodes = ws / CHASE_STRIDE, n = nodes, d, lat, ns;
-		void *head = chase_build(plat.buf, nodes, CHASE_STRIDE, CHASE_SEED);
+		void *head = chase_build(env.buf, nodes, CHASE_STRIDE, CHASE_SEED);
 
 		n = n < CHASE_MIN_STEPS ? CHASE_MIN_STEPS : n > CHASE_MAX_STEPS ? CHASE_MAX_STEPS : n;
-		if (plat.opt.icount && n > ICOUNT_MAX_STEPS)
+		if (env.icount && n > ICOUNT_MAX_STEPS)
 			n = ICOUNT_MAX_STEPS;
 		d = diff_tsc(&kernel_chase_desc, n, head,
 			     nodes >= CHASE_ONE_REP_NODES && reps > CHASE_BIG_REPS ?
@@ -152,25 +152,29 @@ enum check_status check_bench_chase_latency(struct check_ctx *c)
 				    (unsigned long long)lo_ws, reps, zero_retries);
 	}
 }
+/* TSC-only benchmarks: the report's latency curve and store bandwidth (tests/checks/bench.c). */
+CHECK_DEFINE(830, "bench.chase_latency", check_bench_chase_latency,
+	     "pointer-chase latency over working sets 4 KiB..the test buffer (TSC per load; # data: lines)",
+	     .timeout_ms = 60000);
 
 static const struct kernel_desc *const store_kernels[] = {
 	&kernel_store_plain_desc, &kernel_store_nt_desc, &kernel_store_ntdq_desc,
 };
 
-enum check_status check_bench_store_bandwidth(struct check_ctx *c)
+static enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 {
-	uint64_t max = plat.buf_size / 2, lo = UINT64_MAX, hi = 0;
+	uint64_t max = env.buf_size / 2, lo = UINT64_MAX, hi = 0;
 	unsigned reps = bench_reps(), points = 0, bad = 0;
 	char why[96] = "";
 
 	zero_retries = 0;
 	if (max > STORE_MAX_BYTES)
 		max = STORE_MAX_BYTES;
-	if (plat.opt.icount && max > ICOUNT_MAX_BYTES)
+	if (env.icount && max > ICOUNT_MAX_BYTES)
 		max = ICOUNT_MAX_BYTES;
 	if (max < STORE_MIN_BYTES)
 		return check_fail(c, "measured=test buffer %llu bytes expected=at least %llu bytes",
-				  (unsigned long long)plat.buf_size,
+				  (unsigned long long)env.buf_size,
 				  (unsigned long long)(2 * STORE_MIN_BYTES));
 	if (!tsc.hz)
 		return check_fail(c, "measured=no TSC frequency expected=a measured TSC frequency");
@@ -182,7 +186,7 @@ enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 			uint64_t lines = bytes / STORE_LINE, d, bpt, mbs;
 			char a[24];
 
-			d = diff_tsc(kd, lines, (void *)(uintptr_t)plat.buf, reps);
+			d = diff_tsc(kd, lines, (void *)(uintptr_t)env.buf, reps);
 			bpt = d ? ratio100(bytes, d) : 0;		/* hundredths */
 			mbs = d ? bytes * (tsc.hz / 1000) / d / 1000 : 0;	/* 10^6 bytes/s */
 			fix2(a, sizeof(a), bpt);
@@ -207,3 +211,6 @@ enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 			    (unsigned)(sizeof(store_kernels) / sizeof(store_kernels[0])), reps,
 			    zero_retries);
 }
+CHECK_DEFINE(840, "bench.store_bandwidth", check_bench_store_bandwidth,
+	     "store kernels' bandwidth over 16 KiB..64 MiB (bytes per TSC tick, MB/s; # data: lines)",
+	     .timeout_ms = 60000);

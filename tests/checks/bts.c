@@ -9,17 +9,17 @@
  * the buffer's threshold and wrap), 17.4.9.1.
  */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
 #include "pmu/ds.h"
 #include "pmu/lbr.h"
 #include "pmu/pmi.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 
 static struct ds_area bts_ds __attribute__((aligned(64)));
@@ -34,10 +34,10 @@ static uint64_t addr(const void *p)
 
 static const char *no_bts(void)
 {
-	if (!plat.opt.bts && !plat.opt.force_pmu)
+	if (!env.bts && !env.force_pmu)
 		return "option bts not set: branch trace store checks are opt-in (BTS writes every "
 		       "taken branch to memory)";
-	return bts_unavailable(&pmu, plat.opt.force_pmu);
+	return bts_unavailable(&pmu, env.force_pmu);
 }
 
 /* The legacy LBR records alongside BTS (both from DEBUGCTL) where pmuboot reads one. */
@@ -93,7 +93,7 @@ static bool canary_intact(unsigned at)
 
 /* --- bts.records ---------------------------------------------------------------------- */
 
-enum check_status check_bts_records(struct check_ctx *c)
+static enum check_status check_bts_records(struct check_ctx *c)
 {
 	static struct branch_mix mix;
 	static struct bts_record got[BTS_MAX_RECORDS];
@@ -148,6 +148,9 @@ enum check_status check_bts_records(struct check_ctx *c)
 			  "expected=same (branch_mix n=%llu)", n,
 			  with_lbr() ? ", the LBR's newest too" : "", (unsigned long long)iters);
 }
+CHECK_DEFINE(600, "bts.records", check_bts_records,
+	     "option bts: the BTS buffer holds every taken branch in order, as the model and the LBR",
+	     .flags = CHECK_PER_CPU);
 
 /* --- bts.threshold: BTINT's interrupt at the threshold --------------------------------- */
 
@@ -170,7 +173,7 @@ static void bts_nmi(struct trap_frame *f)
 	apic_write(APIC_LVTPC, apic_read(APIC_LVTPC) & ~APIC_LVT_MASKED);
 }
 
-enum check_status check_bts_threshold(struct check_ctx *c)
+static enum check_status check_bts_threshold(struct check_ctx *c)
 {
 	struct region r;
 	char err[PMU_ERR_LEN];
@@ -179,7 +182,7 @@ enum check_status check_bts_threshold(struct check_ctx *c)
 
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the BTS interrupt");
 	bts_pmis = 0;
 	bts_index_at_pmi = 0;
@@ -212,10 +215,13 @@ out:
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
+CHECK_DEFINE(610, "bts.threshold", check_bts_threshold,
+	     "option bts: with BTINT one interrupt when the BTS index reaches the threshold",
+	     .flags = CHECK_PER_CPU);
 
 /* --- bts.full: with BTINT the buffer is not circular: nothing past the maximum ---------- */
 
-enum check_status check_bts_full(struct check_ctx *c)
+static enum check_status check_bts_full(struct check_ctx *c)
 {
 	struct region r;
 	char err[PMU_ERR_LEN];
@@ -245,10 +251,13 @@ enum check_status check_bts_full(struct check_ctx *c)
 			  "expected=full (%u), the slot after untouched", BTS_SMALL, BTS_SMALL,
 			  BTS_SMALL);
 }
+CHECK_DEFINE(620, "bts.full", check_bts_full,
+	     "option bts: with BTINT the buffer fills to its absolute maximum and no further",
+	     .flags = CHECK_PER_CPU);
 
 /* --- bts.circular: without BTINT the index wraps at the maximum ------------------------ */
 
-enum check_status check_bts_circular(struct check_ctx *c)
+static enum check_status check_bts_circular(struct check_ctx *c)
 {
 	struct region r;
 	char err[PMU_ERR_LEN];
@@ -275,3 +284,6 @@ enum check_status check_bts_circular(struct check_ctx *c)
 			  (unsigned long long)(taken % BTS_SMALL), BTS_SMALL,
 			  (unsigned long long)taken);
 }
+CHECK_DEFINE(630, "bts.circular", check_bts_circular,
+	     "option bts: without BTINT the BTS index wraps at the absolute maximum",
+	     .flags = CHECK_PER_CPU);

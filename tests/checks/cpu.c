@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* CPUID decode sanity: facts that must hold on any x86-64 CPU pmuboot runs on. */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/msr.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/harness/checks.h"
 
 static bool printable(const char *s)
 {
@@ -16,9 +16,9 @@ static bool printable(const char *s)
 	return true;
 }
 
-enum check_status check_cpuid_sanity(struct check_ctx *c)
+static enum check_status check_cpuid_sanity(struct check_ctx *c)
 {
-	const struct cpu_info *ci = &plat.cpu;
+	const struct cpu_info *ci = env.cpu;
 	struct cpu_info again;
 	char bad[CHECK_DETAIL_LEN] = "";
 	uint64_t efer = 0;
@@ -57,3 +57,5 @@ enum check_status check_cpuid_sanity(struct check_ctx *c)
 	return check_pass(c, "measured=%s family 0x%x model 0x%x stepping %u expected=consistent CPUID",
 			  ci->vendor_id, ci->family, ci->model, ci->stepping);
 }
+CHECK_DEFINE(10, "cpuid.sanity", check_cpuid_sanity,
+	     "CPUID decode is self-consistent and agrees with the running CPU");

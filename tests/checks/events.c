@@ -7,15 +7,16 @@
  * kernels go to tests/measure/events_uncore.c.
  */
 #include "arch/x86/msr.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
+#include "tests/measure/events_uncore.h"
 #include "boot/console.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"
 #include "pmu/counter.h"
 #include "pmu/ds.h"
 #include "pmu/event.h"
-#include "tests/harness/checks.h"
 #include "tests/expect/seed.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
@@ -106,7 +107,7 @@ struct touch {
 static struct touch touch;
 static int partner = -1;
 static unsigned other_kind;	/* the EVK_ kind being prepared */
-static uint64_t other_bytes;	/* the region: plat.buf .. + other_bytes */
+static uint64_t other_bytes;	/* the region: env.buf .. + other_bytes */
 
 static void touch_lines(void *arg)
 {
@@ -129,8 +130,8 @@ static void prepare_other(uint64_t n, void *arg)
 
 	(void)n;
 	(void)arg;
-	lines_flush((void *)(uintptr_t)plat.buf, lines);
-	touch = (struct touch){ (volatile uint64_t *)(uintptr_t)plat.buf, lines,
+	lines_flush((void *)(uintptr_t)env.buf, lines);
+	touch = (struct touch){ (volatile uint64_t *)(uintptr_t)env.buf, lines,
 				other_kind == EVK_CHASE_HITM };
 	run_on((unsigned)partner, touch_lines, &touch, 1000000);
 	if (other_kind == EVK_CHASE_SHARED || other_kind == EVK_STORE_SHARED ||
@@ -208,7 +209,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 			fmt_snprintf(err, len, "%s%s", EV_SKIP_PREFIX, why);
 			return -1;
 		}
-		if (size > plat.buf_size / 2 || !plat.buf || size < 128)
+		if (size > env.buf_size / 2 || !env.buf || size < 128)
 			break;
 		other_kind = kernel;
 		other_bytes = kernel == EVK_STORE_SHARED || kernel == EVK_LOCK_SHARED ? 2ULL * size : size;
@@ -216,10 +217,10 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		s->before = prepare_other;
 		if (kernel == EVK_STORE_SHARED || kernel == EVK_LOCK_SHARED) {
 			s->k = kernel == EVK_STORE_SHARED ? &kernel_store_plain_desc : &kernel_lock_loop_desc;
-			s->arg = (void *)(uintptr_t)plat.buf;
+			s->arg = (void *)(uintptr_t)env.buf;
 		} else {
 			s->k = &kernel_chase_desc;
-			s->arg = chase_build(plat.buf, size / 64, 64, CHASE_SEED);
+			s->arg = chase_build(env.buf, size / 64, 64, CHASE_SEED);
 		}
 		return 0;
 	}
@@ -229,13 +230,13 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	case EVK_CHASE_PAGE: {
 		uint64_t stride = kernel == EVK_CHASE_PAGE ? 4096 : 64;
 
-		if (size > plat.buf_size || !plat.buf)
+		if (size > env.buf_size || !env.buf)
 			break;
 		nodes = size / stride;
 		if (nodes < 2)
 			break;
 		s->k = &kernel_chase_desc;
-		s->arg = chase_build(plat.buf, nodes, stride, CHASE_SEED);
+		s->arg = chase_build(env.buf, nodes, stride, CHASE_SEED);
 		/* Cold: the 2n steps of the longer run visit 2n distinct lines, all flushed. */
 		s->n = events_iters(kernel, size);
 		if (kernel == EVK_CHASE_COLD)
@@ -251,7 +252,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	case EVK_LOCK_E:
 	case EVK_LOAD_COLD:
 		/* One line per iteration; the run at 2n writes 2n lines. */
-		if (2ULL * size > plat.buf_size || !plat.buf || size < 64)
+		if (2ULL * size > env.buf_size || !env.buf || size < 64)
 			break;
 		s->k = kernel == EVK_STORE_NT ? &kernel_store_nt_desc :
 		       kernel == EVK_LOCK || kernel == EVK_LOCK_E ? &kernel_lock_loop_desc :
@@ -261,7 +262,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 			s->before = make_clean;
 		if (kernel == EVK_LOAD_COLD)
 			s->before = flush_lines;
-		s->arg = (void *)(uintptr_t)plat.buf;
+		s->arg = (void *)(uintptr_t)env.buf;
 		s->n = events_iters(kernel, size);
 		return 0;
 	default:
@@ -270,7 +271,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	}
 	fmt_snprintf(err, len, "%s%s over %u bytes needs a larger test buffer than this %llu-byte "
 		     "one (option size=)", EV_SKIP_PREFIX, ev_kernel_name(kernel), size,
-		     (unsigned long long)plat.buf_size);
+		     (unsigned long long)env.buf_size);
 	return -1;
 }
 
@@ -343,10 +344,10 @@ static int ldlat_enable(const struct ctr_cfg *cfg, struct ev_need *const *who, u
 			mask |= (1ULL << cfg[i].idx) | (1ULL << (PEBS_ENABLE_LL_SHIFT + cfg[i].idx));
 	if (!mask)
 		return 0;
-	if (!pebs_has_ld_lat(&pmu) || pebs_unavailable(&pmu, plat.opt.force_pmu)) {
+	if (!pebs_has_ld_lat(&pmu) || pebs_unavailable(&pmu, env.force_pmu)) {
 		fmt_snprintf(err, len, "load-latency PEBS unavailable: %s",
-			     pebs_unavailable(&pmu, plat.opt.force_pmu) ?
-			     pebs_unavailable(&pmu, plat.opt.force_pmu) : "no MSR_PEBS_LD_LAT_THRESHOLD");
+			     pebs_unavailable(&pmu, env.force_pmu) ?
+			     pebs_unavailable(&pmu, env.force_pmu) : "no MSR_PEBS_LD_LAT_THRESHOLD");
 		return -1;
 	}
 	memset(&ldlat_ds, 0, sizeof(ldlat_ds));
@@ -758,7 +759,7 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 {
 	const struct events_model *m = events_model_by_name(model);
 	const struct events_row *r;
-	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
+	const char *why = pmu_unavailable_reason(env.force_pmu);
 	struct eval_ctx ec = { .model = model };
 	char detail[CHECK_DETAIL_LEN];
 	bool ok;
@@ -766,7 +767,7 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 	if (!m || !m->count)
 		return check_skip(c, "no rows for model %s", model);
 	if (c->instance == CHECK_GATE) {
-		if (!model_cpu(model) && !plat.opt.force_pmu)
+		if (!model_cpu(model) && !env.force_pmu)
 			return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
 					  pmu_uarch_name(pmu.uarch));
 		if (why)
@@ -776,7 +777,7 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 	if (c->instance >= m->count)
 		return check_fail(c, "measured=instance %u expected=< %u", c->instance, m->count);
 	r = &events_rows[m->first + c->instance];
-	if (!model_cpu(model) && !plat.opt.force_pmu)
+	if (!model_cpu(model) && !env.force_pmu)
 		return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
 				  pmu_uarch_name(pmu.uarch));
 	if (why)
@@ -785,7 +786,7 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 		return check_skip(c, "no expectation: %s (%s)", r->why, r->source);
 	if (ev_kernel_uncore(r->c[0].kernel))
 		return check_events_uncore_row(c, r, c->instance);
-	if (pmu.version < 2 && !plat.opt.force_pmu)
+	if (pmu.version < 2 && !env.force_pmu)
 		return check_skip(c, "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame");
 	for (unsigned k = 0; k < events_ncases(r); k++)
 		measure_group(m, r->c[k].kernel, r->c[k].size);
@@ -797,12 +798,12 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 	return check_report(c, ok ? CHECK_PASS : CHECK_FAIL, "%s; %s", detail, r->source);
 }
 
-enum check_status check_events_nhm(struct check_ctx *c)
+static enum check_status check_events_nhm(struct check_ctx *c)
 {
 	return check_events_model(c, "nhm");
 }
 
-enum check_status check_events_skl(struct check_ctx *c)
+static enum check_status check_events_skl(struct check_ctx *c)
 {
 	return check_events_model(c, "skl");
 }
@@ -814,29 +815,37 @@ static void row_name(const char *model, unsigned i, char *buf, size_t len)
 	str_lcpy(buf, m && i < m->count ? events_rows[m->first + i].event : "?", len);
 }
 
-unsigned events_nhm_instances(void)
+static unsigned events_nhm_instances(void)
 {
 	const struct events_model *m = events_model_by_name("nhm");
 
 	return m ? m->count : 0;
 }
 
-void events_nhm_instance_name(unsigned i, char *buf, size_t len)
+static void events_nhm_instance_name(unsigned i, char *buf, size_t len)
 {
 	row_name("nhm", i, buf, len);
 }
+/* The seeds' events (tests/expect/seed_table.c): on another model one SKIP per group. A
+ * group's first check measures every event of its kernel and size (reps 3). */
+CHECK_DEFINE(640, "events.nhm", check_events_nhm,
+	     "seed 000's Nehalem event against its expectation (tests/expect/seed_table.c)",
+	     .flags = CHECK_GATED, .timeout_ms = 60000, .instances = events_nhm_instances, .instance_name = events_nhm_instance_name);
 
-unsigned events_skl_instances(void)
+static unsigned events_skl_instances(void)
 {
 	const struct events_model *m = events_model_by_name("skl");
 
 	return m ? m->count : 0;
 }
 
-void events_skl_instance_name(unsigned i, char *buf, size_t len)
+static void events_skl_instance_name(unsigned i, char *buf, size_t len)
 {
 	row_name("skl", i, buf, len);
 }
+CHECK_DEFINE(650, "events.skl", check_events_skl,
+	     "seed 001's Skylake client uncore event against its expectation (tests/expect/seed_table.c)",
+	     .flags = CHECK_GATED, .timeout_ms = 60000, .instances = events_skl_instances, .instance_name = events_skl_instance_name);
 
 /* --- list coverage ----------------------------------------------------------------- */
 

@@ -4,10 +4,11 @@
  * instruction, so the measurement frame and every kernel's instruction model are checked
  * exactly (option icount; ./run.sh qemu --icount).
  */
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
+#include "tests/checks/icount.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 
 #define ICOUNT_N	1000ULL
@@ -15,7 +16,7 @@
 
 const char *icount_unavailable(void)
 {
-	return plat.opt.icount ? NULL :
+	return env.icount ? NULL :
 	       "option icount not set: the TSC counts instructions only under QEMU -icount shift=0 "
 	       "(./run.sh qemu --icount)";
 }
@@ -28,7 +29,7 @@ static uint64_t region_insns(const struct kernel_desc *k, uint64_t n, unsigned s
 	return c.insns;
 }
 
-enum check_status check_icount_loop_delta(struct check_ctx *c)
+static enum check_status check_icount_loop_delta(struct check_ctx *c)
 {
 	const struct kernel_desc *k = &kernel_loop4_desc;
 	uint64_t a, b, expected = k->insns_per_iter * ICOUNT_N;
@@ -42,11 +43,13 @@ enum check_status check_icount_loop_delta(struct check_ctx *c)
 	fmt_snprintf(note, sizeof(note), "N=%llu count(N)=%llu", ICOUNT_N, (unsigned long long)a);
 	return check_expect_eq(c, b - a, expected, note);
 }
+CHECK_DEFINE(100, "icount.loop_delta", check_icount_loop_delta,
+	     "count(2N) - count(N) = 4N exactly for the calibrated loop (-icount)");
 
-enum check_status check_icount_repeatable(struct check_ctx *c)
+static enum check_status check_icount_repeatable(struct check_ctx *c)
 {
 	static uint64_t v[ICOUNT_MAX_REPS];
-	unsigned reps = plat.opt.reps < ICOUNT_MAX_REPS ? plat.opt.reps : ICOUNT_MAX_REPS;
+	unsigned reps = env.reps < ICOUNT_MAX_REPS ? env.reps : ICOUNT_MAX_REPS;
 	struct u64_stats st;
 
 	if (icount_unavailable())
@@ -61,8 +64,10 @@ enum check_status check_icount_repeatable(struct check_ctx *c)
 	return check_pass(c, "measured=spread 0 (%llu on all %u reps) expected=spread 0",
 			  (unsigned long long)st.min, reps);
 }
+CHECK_DEFINE(110, "icount.repeatable", check_icount_repeatable,
+	     "reps= repetitions of the framed loop read the same count (-icount)");
 
-enum check_status check_icount_frame_overhead(struct check_ctx *c)
+static enum check_status check_icount_frame_overhead(struct check_ctx *c)
 {
 	static const uint64_t ns[] = { 1, 2, 10, 100, 1000, 10000 };
 	const struct kernel_desc *k = &kernel_loop4_desc;
@@ -80,3 +85,5 @@ enum check_status check_icount_frame_overhead(struct check_ctx *c)
 	return check_pass(c, "measured=%d instructions at every N expected=%d (frame.S: shl, or, "
 			  "mov, 2 markers, 1 RDTSC)", FRAME_TSC_OVERHEAD, FRAME_TSC_OVERHEAD);
 }
+CHECK_DEFINE(120, "icount.frame_overhead", check_icount_frame_overhead,
+	     "the measurement frame's overhead is the same for every N (-icount)");

@@ -10,11 +10,12 @@
  * LBR_FRZ), the per-family LBR sections; seed 000_666bff9af8f20138.txt Table 7 (filters).
  */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
@@ -22,7 +23,6 @@
 #include "pmu/frame.h"
 #include "pmu/lbr.h"
 #include "pmu/pmi.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 
@@ -33,7 +33,7 @@ static uint64_t addr_of(const void *p)
 
 static const char *no_lbr(void)
 {
-	return lbr_unavailable(&pmu, plat.opt.force_pmu);
+	return lbr_unavailable(&pmu, env.force_pmu);
 }
 
 /*
@@ -52,10 +52,10 @@ static const char *lbr_probe_skip(struct check_ctx *c, enum check_status *st)
 		r = rdmsr_safe(pmu.lbr.from, &v);
 	if (!r)
 		return NULL;
-	if (pmu.hypervisor && !plat.opt.force_pmu) {
+	if (pmu.hypervisor && !env.force_pmu) {
 		fmt_snprintf(why, sizeof(why), "the LBR MSRs fault under the hypervisor (%s): RDMSR "
 			     "0x%x vector %d, though PERF_CAPABILITIES says format %u",
-			     plat.cpu.hv_signature, msr, r, pmu.lbr_format);
+			     env.cpu->hv_signature, msr, r, pmu.lbr_format);
 		*st = check_skip(c, "%s", why);
 	} else {
 		*st = check_fail(c, "measured=RDMSR 0x%x fault vector %d expected=the LBR stack of %s "
@@ -188,19 +188,19 @@ static const struct {
 };
 #define NSTACK (sizeof(stack_cases) / sizeof(stack_cases[0]))
 
-unsigned lbr_stack_instances(void)
+static unsigned lbr_stack_instances(void)
 {
 	return NSTACK;
 }
 
-void lbr_stack_instance_name(unsigned i, char *buf, size_t len)
+static void lbr_stack_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NSTACK ? stack_cases[i].name : "?", len);
 }
 
 static struct lbr_run run;
 
-enum check_status check_lbr_stack(struct check_ctx *c)
+static enum check_status check_lbr_stack(struct check_ctx *c)
 {
 	const __typeof__(stack_cases[0]) *sc = &stack_cases[c->instance % NSTACK];
 	char err[PMU_ERR_LEN], why[200];
@@ -208,7 +208,7 @@ enum check_status check_lbr_stack(struct check_ctx *c)
 
 	LBR_CHECK_PROLOGUE(c);
 	if (sc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_BRANCHES) &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
 	if (lbr_run(sc->k, sc->n, sc->arg, NULL, &run, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=a recorded stack", err);
@@ -225,6 +225,9 @@ enum check_status check_lbr_stack(struct check_ctx *c)
 			  (unsigned long long)run.got[0].from, (unsigned long long)run.got[0].to,
 			  sc->k->name, (unsigned long long)sc->n);
 }
+CHECK_DEFINE(540, "lbr.stack", check_lbr_stack,
+	     "after a known kernel the LBR stack holds exactly its last taken branches, newest first",
+	     .flags = CHECK_PER_CPU, .instances = lbr_stack_instances, .instance_name = lbr_stack_instance_name);
 
 /* --- lbr.tos_wrap --------------------------------------------------------------------- */
 
@@ -233,7 +236,7 @@ enum check_status check_lbr_stack(struct check_ctx *c)
  * CALL, n - 1 back edges, the RET): the TOS must have moved by that many modulo the depth,
  * and the stack must still hold the newest ones in order.
  */
-enum check_status check_lbr_tos_wrap(struct check_ctx *c)
+static enum check_status check_lbr_tos_wrap(struct check_ctx *c)
 {
 	unsigned depth, bad, n, moved, want;
 	uint64_t iters;
@@ -261,6 +264,9 @@ enum check_status check_lbr_tos_wrap(struct check_ctx *c)
 			  "branches mod %u entries", run.tos_before, run.tos_after, moved,
 			  (unsigned long long)(iters + 1), depth);
 }
+CHECK_DEFINE(550, "lbr.tos_wrap", check_lbr_tos_wrap,
+	     "the LBR TOS moves by the taken branches modulo the depth, the stack still in order",
+	     .flags = CHECK_PER_CPU);
 
 /* --- lbr.filter: LBR_SELECT (or IA32_LBR_CTL) drops its kind and keeps the rest ---------- */
 
@@ -291,17 +297,17 @@ static const struct {
 };
 #define NFILTER (sizeof(filter_cases) / sizeof(filter_cases[0]))
 
-unsigned lbr_filter_instances(void)
+static unsigned lbr_filter_instances(void)
 {
 	return NFILTER;
 }
 
-void lbr_filter_instance_name(unsigned i, char *buf, size_t len)
+static void lbr_filter_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NFILTER ? filter_cases[i].name : "?", len);
 }
 
-enum check_status check_lbr_filter(struct check_ctx *c)
+static enum check_status check_lbr_filter(struct check_ctx *c)
 {
 	const __typeof__(filter_cases[0]) *fc = &filter_cases[c->instance % NFILTER];
 	struct lbr_filter f = { fc->drop, fc->drop_cpl0, fc->drop_user };
@@ -312,18 +318,18 @@ enum check_status check_lbr_filter(struct check_ctx *c)
 	unsigned bad, n;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (!pmu.lbr.arch && !pmu.lbr.has_select && !plat.opt.force_pmu)
+	if (!pmu.lbr.arch && !pmu.lbr.has_select && !env.force_pmu)
 		return check_skip(c, "no MSR_LBR_SELECT on %s: its LBR records every branch",
 				  pmu_uarch_name(pmu.uarch));
 	if (pmu.lbr.arch && (fc->drop_cpl0 || fc->drop_user) && !pmu.lbr.arch_cpl_filter &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "architectural LBR without CPL filtering (CPUID.1CH:EBX[0]=0)");
-	if (pmu.lbr.arch && fc->drop && !pmu.lbr.arch_branch_filter && !plat.opt.force_pmu)
+	if (pmu.lbr.arch && fc->drop && !pmu.lbr.arch_branch_filter && !env.force_pmu)
 		return check_skip(c, "architectural LBR without branch filtering (CPUID.1CH:EBX[1]=0)");
-	if (calls && (pmu.errata & PMU_ERRATUM_LBR_CALL_FILTER) && !plat.opt.force_pmu)
+	if (calls && (pmu.errata & PMU_ERRATUM_LBR_CALL_FILTER) && !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_LBR_CALL_FILTER));
 	if (fc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_BRANCHES) &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
 	if (lbr_run(fc->k, fc->n, fc->arg, &f, &run, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=a recorded stack", err);
@@ -358,6 +364,9 @@ enum check_status check_lbr_filter(struct check_ctx *c)
 			  "(LBR_SELECT 0x%llx) kernel=%s", n, (unsigned long long)lbr_select_value(&f),
 			  fc->k->name);
 }
+CHECK_DEFINE(560, "lbr.filter", check_lbr_filter,
+	     "each LBR_SELECT filter drops its kind (or privilege level) and keeps the rest",
+	     .flags = CHECK_PER_CPU, .instances = lbr_filter_instances, .instance_name = lbr_filter_instance_name);
 
 /* --- lbr.mispredict ------------------------------------------------------------------ */
 
@@ -367,7 +376,7 @@ extern char kernel_branch_pattern_top[], kernel_branch_pattern_jc[], kernel_bran
 #define MISPRED_RUNS	8
 #define MISPRED_N	1000
 
-enum check_status check_lbr_mispredict(struct check_ctx *c)
+static enum check_status check_lbr_mispredict(struct check_ctx *c)
 {
 	static struct branch_pattern always = { 1, 1 };
 	static struct branch_lfsr lfsr;
@@ -376,7 +385,7 @@ enum check_status check_lbr_mispredict(struct check_ctx *c)
 	uint64_t state = 0xace1ace1ace1ace1ULL;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (!pmu.lbr.has_mispred && !plat.opt.force_pmu)
+	if (!pmu.lbr.has_mispred && !env.force_pmu)
 		return check_skip(c, "LBR format %u records no mispredicted flag", pmu.lbr.format);
 	/* Always taken, once to train the predictors, then recorded: no entry mispredicted. */
 	for (unsigned pass = 0; pass < 2; pass++)
@@ -416,6 +425,9 @@ enum check_status check_lbr_mispredict(struct check_ctx *c)
 	return check_pass(c, "measured=always-taken 0 of %u flagged, LFSR %u of %u expected=0, "
 			  "20%%..80%%", always_seen, flagged, taken);
 }
+CHECK_DEFINE(570, "lbr.mispredict", check_lbr_mispredict,
+	     "the mispredicted flag: clear on trained always-taken branches, about half on the LFSR's",
+	     .flags = CHECK_PER_CPU);
 
 /* --- lbr.freeze_on_pmi ---------------------------------------------------------------- */
 
@@ -433,7 +445,7 @@ static struct pmi_stats lbr_pmi;
 static void lbr_pmi_irq(struct trap_frame *f)
 {
 	(void)f;
-	pmu_pmi_handle(&pmu, &lbr_pmi, plat.opt.pmi_nmi);
+	pmu_pmi_handle(&pmu, &lbr_pmi, env.pmi_nmi);
 }
 
 /* The taken branches, oldest first, of the frame's CALL and the first `branches` branches
@@ -463,7 +475,7 @@ static unsigned pattern_taken(const struct branch_pattern *p, uint64_t branches,
 #define FREEZE_PERIOD	1000	/* branches before the overflow, about */
 #define FREEZE_N	20000ULL	/* iterations: far more branches than the period */
 
-enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
+static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 {
 	static struct branch_pattern pat = { 0x1b3c5, 17 };
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
@@ -479,14 +491,14 @@ enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	int r;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (pmu_unavailable_reason(plat.opt.force_pmu))
+	if (pmu_unavailable_reason(env.force_pmu))
 		return check_skip(c, "%s", pmu_unavailable_reason(false));
-	if (pmu.lbr.arch && !plat.opt.force_pmu)
+	if (pmu.lbr.arch && !env.force_pmu)
 		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL, frozen by "
 				  "DEBUGCTL.FREEZE_LBRS_ON_PMI and LBR_FRZ): not yet checked here");
-	if ((pmu.version < 2 || pmu.num_gp < 2) && !plat.opt.force_pmu)
+	if ((pmu.version < 2 || pmu.num_gp < 2) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and 2 GP counters");
-	if (!(pmu.events & (1U << ARCH_EVENT_BRANCHES)) && !plat.opt.force_pmu)
+	if (!(pmu.events & (1U << ARCH_EVENT_BRANCHES)) && !env.force_pmu)
 		return check_skip(c, "branches retired not available (CPUID.0AH:EBX[5])");
 	/* The overflowing branch: a taken pattern branch whose predecessor in the stack is a
 	 * back edge, so a stack one entry short or long cannot look right. Branch b (1 = the
@@ -500,7 +512,7 @@ enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	}
 	start = (1ULL << (pmu.gp_width & 63)) - period;
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	trig.intr = true;
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
@@ -514,8 +526,8 @@ enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	}
 	memset(&lbr_pmi, 0, sizeof(lbr_pmi));
 	lbr_pmi.keep = GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_LBRS_FROZEN;
-	trap_set_handler(plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, lbr_pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
+	trap_set_handler(env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, lbr_pmi_irq);
+	pmu_pmi_lvt_setup(VECTOR_PMI, env.pmi_nmi);
 	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR |
 			    DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
 		st = check_fail(c, "measured=DEBUGCTL write fault %d expected=LBR and both freeze bits "
@@ -601,9 +613,12 @@ enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, 0);
+	trap_set_handler(env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, 0);
 	return st;
 }
+CHECK_DEFINE(580, "lbr.freeze_on_pmi", check_lbr_freeze_on_pmi,
+	     "FREEZE_LBRS_ON_PMI: the stack stops with the counters at the PMI request (v4: LBR_FRZ)",
+	     .flags = CHECK_PER_CPU);
 
 /* --- lbr.basic_blocks: execution counts from LBR trajectories (seed 000) ----------------- */
 
@@ -674,7 +689,7 @@ static void bb_nmi(struct trap_frame *f)
 	pmu_pmi_handle(&pmu, &bb_stats, true);
 }
 
-enum check_status check_lbr_basic_blocks(struct check_ctx *c)
+static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 {
 	static struct branch_pattern pat = { 0x3, 3 };
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
@@ -686,14 +701,14 @@ enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	enum check_status st;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (pmu.lbr.arch && !plat.opt.force_pmu)
+	if (pmu.lbr.arch && !env.force_pmu)
 		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL): sampling not "
 				  "yet checked here");
-	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !plat.opt.force_pmu)
+	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
 	bb_start = (1ULL << (pmu.gp_width & 63)) - BB_PERIOD;
 	if (!pmu.full_width_write && pmu_legacy_write_result(bb_start, pmu.gp_width) != bb_start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	e.intr = true;
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = bb_start };
@@ -743,3 +758,6 @@ out:
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
+CHECK_DEFINE(590, "lbr.basic_blocks", check_lbr_basic_blocks,
+	     "basic-block execution counts from sampled LBR trajectories (seed 000) stand as the model's",
+	     .flags = CHECK_PER_CPU);

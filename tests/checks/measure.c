@@ -7,11 +7,11 @@
  * a run could produce (UEV_EVENTS_PER_CYCLE per core cycle at UEV_CYCLES_PER_TSC core cycles
  * per TSC tick across the run at 2n).
  */
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"
-#include "tests/harness/checks.h"
 #include "tests/harness/list.h"
 #include "tests/measure/pmu_run.h"
 #include "tests/measure/user_events.h"
@@ -61,12 +61,12 @@ int measure_check_buffer(uint64_t buf_size, char *err, size_t errlen)
 	return uev_check_buffer(&plan, buf_size, err, errlen);
 }
 
-unsigned measure_instances(void)
+static unsigned measure_instances(void)
 {
 	return plan.nevents;
 }
 
-void measure_instance_name(unsigned i, char *buf, size_t len)
+static void measure_instance_name(unsigned i, char *buf, size_t len)
 {
 	unsigned s, e;
 
@@ -115,20 +115,20 @@ static const struct kernel_desc *kernel_of(const struct measure_set *ms, uint64_
 		*arg = &alt;
 		return &kernel_branch_pattern_desc;
 	case MK_CHASE:
-		*arg = chase_build(plat.buf, ms->size / 64, 64, CHASE_SEED);
+		*arg = chase_build(env.buf, ms->size / 64, 64, CHASE_SEED);
 		return &kernel_chase_desc;
 	case MK_CHASE_COLD:
-		*arg = chase_build(plat.buf, ms->size / 64, 64, CHASE_SEED);
+		*arg = chase_build(env.buf, ms->size / 64, 64, CHASE_SEED);
 		ro->before = before_flush;
 		return &kernel_chase_desc;
 	case MK_STORE_PLAIN:
-		*arg = (void *)(uintptr_t)plat.buf;
+		*arg = (void *)(uintptr_t)env.buf;
 		return &kernel_store_plain_desc;
 	case MK_STORE_NT:
-		*arg = (void *)(uintptr_t)plat.buf;
+		*arg = (void *)(uintptr_t)env.buf;
 		return &kernel_store_nt_desc;
 	case MK_STORE_NTDQ:
-		*arg = (void *)(uintptr_t)plat.buf;
+		*arg = (void *)(uintptr_t)env.buf;
 		return &kernel_store_ntdq_desc;
 	default:
 		return NULL;
@@ -139,7 +139,7 @@ static void do_run(unsigned s, unsigned r)
 {
 	const struct uev_set *set = &plan.set[s];
 	struct run_result *rr = &runs[s][r];
-	struct pmu_run_opts ro = { .reps = plat.opt.reps_set ? plat.opt.reps : MEASURE_REPS_DEFAULT };
+	struct pmu_run_opts ro = { .reps = env.reps_set ? env.reps : MEASURE_REPS_DEFAULT };
 	struct ctr_cfg cfg[PMU_RUN_MAX];
 	unsigned evidx[PMU_RUN_MAX], nc = uev_run_cfg(set, r, cfg, evidx);
 	const struct kernel_desc *k;
@@ -147,8 +147,8 @@ static void do_run(unsigned s, unsigned r)
 	void *arg;
 
 	rr->done = true;
-	if (measure_buffer_bytes(set->spec) > plat.buf_size || (measure_buffer_bytes(set->spec) &&
-								 !plat.buf)) {
+	if (measure_buffer_bytes(set->spec) > env.buf_size || (measure_buffer_bytes(set->spec) &&
+								 !env.buf)) {
 		rr->rc = -1;
 		str_lcpy(rr->err, "the test buffer is smaller than SIZE", sizeof(rr->err));
 		return;
@@ -180,9 +180,9 @@ static void per_iter(int64_t v, uint64_t n, char *buf, size_t len)
 		     (unsigned long long)frac);
 }
 
-enum check_status check_measure(struct check_ctx *c)
+static enum check_status check_measure(struct check_ctx *c)
 {
-	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
+	const char *why = pmu_unavailable_reason(env.force_pmu);
 	struct uev_event *e;
 	struct uev_set *set;
 	struct run_result *rr;
@@ -207,7 +207,7 @@ enum check_status check_measure(struct check_ctx *c)
 	}
 	if (why)
 		return check_skip(c, "%s", why);
-	if (!plat.opt.force_pmu && pmu.version < 2)
+	if (!env.force_pmu && pmu.version < 2)
 		return check_skip(c, "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame");
 	rr = &runs[s][e->run];
 	if (!rr->done)
@@ -233,3 +233,6 @@ enum check_status check_measure(struct check_ctx *c)
 			  (unsigned long long)rr->n, (long long)res->median, rr->kept,
 			  rr->discarded ? " smi_discarded" : "");
 }
+CHECK_DEFINE(850, "measure", check_measure,
+	     "the user's event lists (measure=EVENTS@KERNEL:SIZE): each event counted over its kernel",
+	     .instances = measure_instances, .instance_name = measure_instance_name);

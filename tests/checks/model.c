@@ -7,12 +7,13 @@
  * --oracle) each region's full prediction, and what the PMU counted in it, is printed for
  * the host harness to compare with what QEMU executed.
  */
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
+#include "tests/checks/icount.h"
 #include "pmu/frame.h"
 #include "pmu/pmu.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 
@@ -34,7 +35,7 @@ struct kernel_case {
 
 static uint64_t working_set(const struct kernel_case *kc)
 {
-	return kc->ws && kc->ws <= plat.buf_size ? kc->ws : plat.buf_size;
+	return kc->ws && kc->ws <= env.buf_size ? kc->ws : env.buf_size;
 }
 
 static void *setup_chase(const struct kernel_case *kc, uint64_t *units)
@@ -42,12 +43,12 @@ static void *setup_chase(const struct kernel_case *kc, uint64_t *units)
 	uint64_t stride = kc->param0;
 
 	*units = working_set(kc) / stride;
-	return chase_build(plat.buf, *units, stride, CHASE_SEED);
+	return chase_build(env.buf, *units, stride, CHASE_SEED);
 }
 
 static void *setup_pattern(const struct kernel_case *kc, uint64_t *units)
 {
-	struct branch_pattern *p = (struct branch_pattern *)(uintptr_t)plat.buf;
+	struct branch_pattern *p = (struct branch_pattern *)(uintptr_t)env.buf;
 
 	(void)units;
 	p->bits = kc->param0;
@@ -57,7 +58,7 @@ static void *setup_pattern(const struct kernel_case *kc, uint64_t *units)
 
 static void *setup_lfsr(const struct kernel_case *kc, uint64_t *units)
 {
-	struct branch_lfsr *p = (struct branch_lfsr *)(uintptr_t)plat.buf;
+	struct branch_lfsr *p = (struct branch_lfsr *)(uintptr_t)env.buf;
 
 	(void)units;
 	p->state = kc->param0;
@@ -69,12 +70,12 @@ static void *setup_lines(const struct kernel_case *kc, uint64_t *units)
 {
 	(void)kc;
 	(void)units;
-	return (void *)(uintptr_t)plat.buf;
+	return (void *)(uintptr_t)env.buf;
 }
 
 static void *setup_ind_misp(const struct kernel_case *kc, uint64_t *units)
 {
-	struct ind_misp *p = (struct ind_misp *)(uintptr_t)plat.buf;
+	struct ind_misp *p = (struct ind_misp *)(uintptr_t)env.buf;
 
 	(void)units;
 	p->state = kc->param0;
@@ -85,7 +86,7 @@ static void *setup_ind_misp(const struct kernel_case *kc, uint64_t *units)
 /* A denormal double (the smallest) at the start of the buffer. */
 static void *setup_denormal(const struct kernel_case *kc, uint64_t *units)
 {
-	uint64_t *p = (uint64_t *)(uintptr_t)plat.buf;
+	uint64_t *p = (uint64_t *)(uintptr_t)env.buf;
 
 	(void)kc;
 	(void)units;
@@ -140,12 +141,12 @@ static const struct kernel_case cases[] = {
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
-unsigned model_instances(void)
+static unsigned model_instances(void)
 {
 	return NCASES;
 }
 
-void model_instance_name(unsigned i, char *buf, size_t len)
+static void model_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NCASES ? cases[i].name : "?", len);
 }
@@ -198,7 +199,7 @@ static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case
 	void *arg;
 
 	if (kc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_INSNS) &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "%s: an exact count of far transfers cannot hold",
 				  pmu_erratum_note(pmu.errata));
 	if (calibrate_frame(err, sizeof(err)))
@@ -229,14 +230,14 @@ static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case
 			  frame_wrmsrs);
 }
 
-enum check_status check_model(struct check_ctx *c)
+static enum check_status check_model(struct check_ctx *c)
 {
 	const struct kernel_case *kc = &cases[c->instance];
 	unsigned sizes = 0;
 	uint64_t units = 0;
 	void *arg;
 
-	if (kc->setup && !plat.buf_size)
+	if (kc->setup && !env.buf_size)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the working set");
 	if (!pmu_count_unavailable())
 		return model_pmu(c, kc);
@@ -264,3 +265,6 @@ enum check_status check_model(struct check_ctx *c)
 	return check_pass(c, "measured=instruction model exact expected=exact kernel=%s sizes=%u",
 			  kc->k->name, sizes);
 }
+CHECK_DEFINE(130, "model", check_model,
+	     "each kernel's model is exact at every size (PMU instructions and branches, or -icount; --oracle: all counts)",
+	     .instances = model_instances, .instance_name = model_instance_name);

@@ -11,11 +11,12 @@
  * and seed 000_666bff9af8f20138.txt "Latency Event" (MSR 3F6H, data source Table 5).
  */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
@@ -25,7 +26,6 @@
 #include "pmu/lbr.h"
 #include "pmu/pebs.h"
 #include "pmu/pmi.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 
@@ -41,9 +41,9 @@ static uint64_t addr(const void *p)
 
 static const char *no_pebs(void)
 {
-	if (pebs_unavailable(&pmu, plat.opt.force_pmu))
-		return pebs_unavailable(&pmu, plat.opt.force_pmu);
-	if (pmu.version < 2 && !plat.opt.force_pmu)
+	if (pebs_unavailable(&pmu, env.force_pmu))
+		return pebs_unavailable(&pmu, env.force_pmu);
+	if (pmu.version < 2 && !env.force_pmu)
 		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
 	return NULL;
 }
@@ -360,17 +360,17 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t c
 
 #define PRECISE_N	20000ULL	/* iterations: 100009 instructions in the window */
 
-unsigned pebs_counter_instances(void)
+static unsigned pebs_counter_instances(void)
 {
 	return pebs_gp_counters();
 }
 
-void pebs_counter_instance_name(unsigned i, char *buf, size_t len)
+static void pebs_counter_instance_name(unsigned i, char *buf, size_t len)
 {
 	fmt_snprintf(buf, len, "gp%u", pebs_gp_counter(i));
 }
 
-enum check_status check_pebs_precise(struct check_ctx *c)
+static enum check_status check_pebs_precise(struct check_ctx *c)
 {
 	struct pebs_setup s = { .idx = pebs_gp_counter(c->instance), .e = pebs_insn_evtsel(),
 				.period = precise_period(), .max = 200, .data_cfg = PEBS_DATACFG_GPRS,
@@ -415,6 +415,9 @@ enum check_status check_pebs_precise(struct check_ctx *c)
 			  (unsigned long long)left, (unsigned long long)want,
 			  (unsigned long long)events, (unsigned long long)s.period, pmu.pebs_format);
 }
+CHECK_DEFINE(470, "pebs.precise", check_pebs_precise,
+	     "instructions sampled by PEBS on the register-coded loop: records = events / reset value +- 1, each IP, eventing IP and register set one state of the loop, the counter reloaded",
+	     .flags = CHECK_PER_CPU, .instances = pebs_counter_instances, .instance_name = pebs_counter_instance_name);
 
 /* --- pebs.threshold: the interrupt at the threshold, bit 62, nothing past it ----------- */
 
@@ -448,7 +451,7 @@ static void thr_nmi(struct trap_frame *f)
  * are written) and without it (the PMI still comes, bit 62 still set: AJ69 set it only with
  * DEBUGCTL[12]).
  */
-enum check_status check_pebs_threshold(struct check_ctx *c)
+static enum check_status check_pebs_threshold(struct check_ctx *c)
 {
 	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
 				.period = precise_period(), .max = 40, .threshold = THR_RECORDS,
@@ -461,9 +464,9 @@ enum check_status check_pebs_threshold(struct check_ctx *c)
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
-	if ((pmu.errata & PMU_ERRATUM_PEBS_CORE2) && !plat.opt.force_pmu)
+	if ((pmu.errata & PMU_ERRATUM_PEBS_CORE2) && !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_PEBS_CORE2));
 	rec = pebs_rec_size(&s);
 	want_index = addr(pebs_buf) + (uint64_t)THR_RECORDS * rec;
@@ -522,12 +525,15 @@ enum check_status check_pebs_threshold(struct check_ctx *c)
 			  "OVF_CTRL, %u records when frozen; PMI and bit 62 without the freeze too "
 			  "expected=same", THR_RECORDS, (unsigned long long)thr_status, recs_frozen);
 }
+CHECK_DEFINE(480, "pebs.threshold", check_pebs_threshold,
+	     "the PEBS interrupt threshold raises a PMI with GLOBAL_STATUS bit 62, with and without freeze",
+	     .flags = CHECK_PER_CPU);
 
 /* --- pebs.buffer_full: no record past the absolute maximum ----------------------------- */
 
 #define FULL_RECORDS	4
 
-enum check_status check_pebs_buffer_full(struct check_ctx *c)
+static enum check_status check_pebs_buffer_full(struct check_ctx *c)
 {
 	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
 				.period = precise_period(), .max = FULL_RECORDS, .threshold = 0 };
@@ -557,6 +563,9 @@ enum check_status check_pebs_buffer_full(struct check_ctx *c)
 	return check_pass(c, "measured=index at the maximum, the %u bytes past it untouched "
 			  "expected=%u records and not one more", rec, FULL_RECORDS);
 }
+CHECK_DEFINE(490, "pebs.buffer_full", check_pebs_buffer_full,
+	     "no PEBS record is written past the DS absolute maximum",
+	     .flags = CHECK_PER_CPU);
 
 /* --- pebs.load_latency: the chase's loads, their address, latency and source ----------- */
 
@@ -576,12 +585,12 @@ static const struct {
 };
 #define NLL (sizeof(ll_cases) / sizeof(ll_cases[0]))
 
-unsigned pebs_ll_instances(void)
+static unsigned pebs_ll_instances(void)
 {
 	return NLL;
 }
 
-void pebs_ll_instance_name(unsigned i, char *buf, size_t len)
+static void pebs_ll_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NLL ? ll_cases[i].name : "?", len);
 }
@@ -624,7 +633,7 @@ static void ll_event(struct pebs_setup *s)
 	s->data_cfg = PEBS_DATACFG_MEMINFO;
 }
 
-enum check_status check_pebs_load_latency(struct check_ctx *c)
+static enum check_status check_pebs_load_latency(struct check_ctx *c)
 {
 	const __typeof__(ll_cases[0]) *lc = &ll_cases[c->instance % NLL];
 	struct pebs_setup s = { .period = LL_PERIOD, .max = 400, .ld_lat = lc->threshold };
@@ -633,18 +642,18 @@ enum check_status check_pebs_load_latency(struct check_ctx *c)
 	struct pmu_result res;
 	char err[PMU_ERR_LEN], why[200] = "", first_why[200] = "";
 	unsigned n = 0, at_level = 0, bad = 0;
-	uint64_t lo = UINT64_MAX, hi = 0, base = plat.buf, end;
+	uint64_t lo = UINT64_MAX, hi = 0, base = env.buf, end;
 	void *first;
 	int got;
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
-	if (!pebs_has_ld_lat(&pmu) && !plat.opt.force_pmu)
+	if (!pebs_has_ld_lat(&pmu) && !env.force_pmu)
 		return check_skip(c, "no load-latency PEBS on %s (Nehalem and later big cores)",
 				  pmu_uarch_name(pmu.uarch));
-	if (plat.buf_size < lc->nodes * 64)
+	if (env.buf_size < lc->nodes * 64)
 		return check_skip(c, "the %llu-byte test buffer holds fewer than %llu lines",
-				  (unsigned long long)plat.buf_size, (unsigned long long)lc->nodes);
+				  (unsigned long long)env.buf_size, (unsigned long long)lc->nodes);
 	ll_event(&s);
 	s.before = lc->cold ? ll_cold : ll_warm;
 	first = chase_build(base, lc->nodes, 64, 0x9e3779b97f4a7c15ULL);
@@ -706,6 +715,9 @@ enum check_status check_pebs_load_latency(struct check_ctx *c)
 			  (unsigned long long)lo, (unsigned long long)hi, at_level, lc->level,
 			  lc->threshold);
 }
+CHECK_DEFINE(500, "pebs.load_latency", check_pebs_load_latency,
+	     "load-latency PEBS on the chase: node addresses, latency >= MSR_PEBS_LD_LAT, source per working set",
+	     .flags = CHECK_PER_CPU, .instances = pebs_ll_instances, .instance_name = pebs_ll_instance_name);
 
 /* --- pebs.adaptive: every MSR_PEBS_DATA_CFG ------------------------------------------- */
 
@@ -717,7 +729,7 @@ static const char *no_adaptive(void)
 {
 	if (no_pebs())
 		return no_pebs();
-	if (!pmu.dsc.pebs_baseline && !plat.opt.force_pmu)
+	if (!pmu.dsc.pebs_baseline && !env.force_pmu)
 		return "no adaptive PEBS: IA32_PERF_CAPABILITIES.PEBS_BASELINE[14]=0";
 	return NULL;
 }
@@ -817,7 +829,7 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 	return got < 0 ? -1 : 0;
 }
 
-enum check_status check_pebs_adaptive(struct check_ctx *c)
+static enum check_status check_pebs_adaptive(struct check_ctx *c)
 {
 	char why[240];
 	unsigned records = 0, total = 0, lbrs;
@@ -854,10 +866,13 @@ enum check_status check_pebs_adaptive(struct check_ctx *c)
 			  "records without the adaptive bit; an empty LBR group when not recording "
 			  "expected=same", total, lbrs);
 }
+CHECK_DEFINE(510, "pebs.adaptive", check_pebs_adaptive,
+	     "adaptive PEBS: every MSR_PEBS_DATA_CFG gives records of its size and groups, with the loop's GPRs, XMMs and LBRs",
+	     .flags = CHECK_PER_CPU);
 
 /* --- pebs.fixed: PEBS on fixed counter 0 (adaptive PEBS) -------------------------------- */
 
-enum check_status check_pebs_fixed(struct check_ctx *c)
+static enum check_status check_pebs_fixed(struct check_ctx *c)
 {
 	struct pebs_setup s = { .fixed = true, .idx = 0, .period = precise_period(), .max = 200,
 				.adaptive = true, .data_cfg = PEBS_DATACFG_GPRS };
@@ -868,7 +883,7 @@ enum check_status check_pebs_fixed(struct check_ctx *c)
 
 	if (no_adaptive())
 		return check_skip(c, "%s", no_adaptive());
-	if (!(pmu.fixed_mask & 1) && !plat.opt.force_pmu)
+	if (!(pmu.fixed_mask & 1) && !env.force_pmu)
 		return check_skip(c, "no fixed counter 0");
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
@@ -888,6 +903,9 @@ enum check_status check_pebs_fixed(struct check_ctx *c)
 			  "expected=%llu +- 1 (reset value in DS slot %d)", v.records,
 			  (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
 }
+CHECK_DEFINE(520, "pebs.fixed", check_pebs_fixed,
+	     "adaptive PEBS on fixed counter 0: records for bit 32, reloaded from its DS slot",
+	     .flags = CHECK_PER_CPU);
 
 /* --- pebs.frontend: FRONTEND_RETIRED on the large-code kernel (seed 003) --------------- */
 
@@ -912,12 +930,12 @@ static const struct {
 #define FE_BIG_N	3ULL
 #define FE_SMALL_N	100ULL
 
-unsigned pebs_fe_instances(void)
+static unsigned pebs_fe_instances(void)
 {
 	return NFE;
 }
 
-void pebs_fe_instance_name(unsigned i, char *buf, size_t len)
+static void pebs_fe_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NFE ? fe_cases[i].name : "?", len);
 }
@@ -950,7 +968,7 @@ static void fe_warm_small(uint64_t n, void *arg)
 	kernel_smallcode_desc.fn(n, arg);
 }
 
-enum check_status check_pebs_frontend(struct check_ctx *c)
+static enum check_status check_pebs_frontend(struct check_ctx *c)
 {
 	const __typeof__(fe_cases[0]) *fc = &fe_cases[c->instance % NFE];
 	uint64_t fe = fc->sub | (uint64_t)fc->latency << PEBS_FRONTEND_IDQ_BUBBLE_LEN_SHIFT |
@@ -971,7 +989,7 @@ enum check_status check_pebs_frontend(struct check_ctx *c)
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
-	if (!pebs_has_frontend(&pmu) && !plat.opt.force_pmu)
+	if (!pebs_has_frontend(&pmu) && !env.force_pmu)
 		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
 				  "later big cores' (seed 003 18.13.1.4); this is %s",
 				  pmu_uarch_name(pmu.uarch));
@@ -1034,3 +1052,6 @@ enum check_status check_pebs_frontend(struct check_ctx *c)
 			  (unsigned long long)small, records, (unsigned long long)lo,
 			  (unsigned long long)fe);
 }
+CHECK_DEFINE(530, "pebs.frontend", check_pebs_frontend,
+	     "Skylake+: FRONTEND_RETIRED sub-events count on cold 64 KiB of code, not on warm 2 KiB; records' IPs in that code",
+	     .flags = CHECK_PER_CPU, .instances = pebs_fe_instances, .instance_name = pebs_fe_instance_name);

@@ -5,12 +5,14 @@
  * CPUID reports no PMU and, with force-pmu, run anyway and must FAIL there.
  */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
+#include "tests/checks/icount.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/user.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -18,7 +20,6 @@
 #include "pmu/event.h"
 #include "pmu/frame.h"
 #include "pmu/pmi.h"
-#include "tests/harness/checks.h"
 #include "tests/expect/arch.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
@@ -28,7 +29,7 @@
 
 static const char *no_pmu(void)
 {
-	return pmu_unavailable_reason(plat.opt.force_pmu);
+	return pmu_unavailable_reason(env.force_pmu);
 }
 
 /* Counter-programming checks need GLOBAL_CTRL (version 2+) for the measurement frame. */
@@ -36,12 +37,12 @@ static const char *no_global_ctrl(void)
 {
 	if (no_pmu())
 		return no_pmu();
-	if (pmu.version < 2 && !plat.opt.force_pmu)
+	if (pmu.version < 2 && !env.force_pmu)
 		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
 	return NULL;
 }
 
-enum check_status check_pmu_arch_version(struct check_ctx *c)
+static enum check_status check_pmu_arch_version(struct check_ctx *c)
 {
 	if (no_pmu())
 		return check_skip(c, "%s", no_pmu());
@@ -53,8 +54,11 @@ enum check_status check_pmu_arch_version(struct check_ctx *c)
 			  "expected=version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
 			  pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu_uarch_name(pmu.uarch));
 }
+CHECK_DEFINE(140, "pmu.arch_version", check_pmu_arch_version,
+	     "CPUID.0AH enumerates an architectural PMU with GP counters",
+	     .flags = CHECK_PER_CPU);
 
-enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
+static enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
 {
 	uint64_t v, m;
 	int fault;
@@ -74,6 +78,9 @@ enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
 	return check_pass(c, "measured=RDPMC = RDMSR = 0x%llx expected=equal, no fault",
 			  (unsigned long long)v);
 }
+CHECK_DEFINE(150, "pmu.rdpmc_gp0", check_pmu_rdpmc_gp0,
+	     "RDPMC and RDMSR of GP counter 0 agree without faulting",
+	     .flags = CHECK_PER_CPU);
 
 /* --- The PMU measurement frame ------------------------------------------------------- */
 
@@ -82,7 +89,7 @@ enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
  * read the same. Counted by the PMU's instruction counter where one counts (real parts and
  * the emulated PMU), else by the TSC under -icount (counting stays off: the frame itself).
  */
-enum check_status check_pmu_frame(struct check_ctx *c)
+static enum check_status check_pmu_frame(struct check_ctx *c)
 {
 	static uint64_t v[100];
 	const struct kernel_desc *k = &kernel_loop4_desc;
@@ -125,6 +132,9 @@ enum check_status check_pmu_frame(struct check_ctx *c)
 			  by_pmu ? "PMU instructions" : "TSC under -icount", PMU_FRAME_INSNS,
 			  PMU_FRAME_REGION_INSNS);
 }
+CHECK_DEFINE(170, "pmu.frame", check_pmu_frame,
+	     "the PMU frame adds a constant: count(2N)-count(N)=4N, spread 0 over 100 reps (PMU instructions, or -icount)",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Architectural events on every GP counter -------------------------------------- */
 
@@ -136,12 +146,12 @@ static unsigned gp_counters(void)
 	return pmu.num_gp ? pmu.num_gp : 1;	/* one instance to SKIP or FAIL without a PMU */
 }
 
-unsigned pmu_arch_instances(void)
+static unsigned pmu_arch_instances(void)
 {
 	return NR_ARCH_EVENTS * gp_counters();
 }
 
-void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
+static void pmu_arch_instance_name(unsigned i, char *buf, size_t len)
 {
 	fmt_snprintf(buf, len, "%s.gp%u", arch_events[i / gp_counters()].name, i % gp_counters());
 }
@@ -168,7 +178,7 @@ static void chase_cold(uint64_t n, void *first)
 static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size_t errlen)
 {
 	static struct branch_lfsr lfsr;
-	uint64_t nodes = plat.buf_size / 64;
+	uint64_t nodes = env.buf_size / 64;
 
 	switch (expect_arch_driver(ev)) {
 	case DRIVE_CHASE_COLD:
@@ -177,13 +187,13 @@ static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size
 		 * run. */
 		if (nodes < 4 * CHASE_COLD_STEPS) {
 			fmt_snprintf(err, errlen, "test buffer of %llu bytes holds fewer than %llu lines",
-				     (unsigned long long)plat.buf_size, 4 * CHASE_COLD_STEPS);
+				     (unsigned long long)env.buf_size, 4 * CHASE_COLD_STEPS);
 			return -1;
 		}
 		if (nodes > CHASE_COLD_NODES)
 			nodes = CHASE_COLD_NODES;
 		*dr = (struct driver_run){ &kernel_chase_desc, CHASE_COLD_STEPS,
-			chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL), chase_cold,
+			chase_build(env.buf, nodes, 64, 0x9e3779b97f4a7c15ULL), chase_cold,
 			"cold chase" };
 		return 0;
 	case DRIVE_LFSR:
@@ -195,12 +205,12 @@ static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size
 	}
 }
 
-enum check_status check_pmu_arch_event(struct check_ctx *c)
+static enum check_status check_pmu_arch_event(struct check_ctx *c)
 {
 	enum arch_event ev = (enum arch_event)(c->instance / gp_counters());
 	unsigned idx = c->instance % gp_counters();
 	struct ctr_cfg cfg = { .fixed = false, .idx = idx, .evtsel = pmu_os_evtsel(ev) };
-	struct pmu_run_opts o = { .reps = plat.opt.reps };
+	struct pmu_run_opts o = { .reps = env.reps };
 	char err[PMU_ERR_LEN], drove[96] = "";
 	struct pmu_diff d, dd;
 	struct expect_range e, ed;
@@ -211,7 +221,7 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!plat.opt.force_pmu && !(pmu.events & (1U << ev)))
+	if (!env.force_pmu && !(pmu.events & (1U << ev)))
 		return check_skip(c, "CPUID.0AH:EBX[%d]=1 or beyond EBX length %u: %s not available",
 				  ev, pmu.ebx_len, arch_events[ev].name);
 	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, &o, &d, err, sizeof(err)))
@@ -237,7 +247,7 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=a buffer for the driving kernel "
 				  "(size= option)", err);
 	if (r == 0) {
-		struct pmu_run_opts od = { .reps = plat.opt.reps, .before = dr.before };
+		struct pmu_run_opts od = { .reps = env.reps, .before = dr.before };
 
 		if (pmu_run_differential(&cfg, 1, dr.k, dr.n, dr.arg, &od, &dd, err, sizeof(err)))
 			return check_fail(c, "measured=%s expected=%s counted on the %s", err,
@@ -258,6 +268,9 @@ enum check_status check_pmu_arch_event(struct check_ctx *c)
 			  (long long)got, drove, (long long)e.lo, (long long)e.hi, e.why, PMU_N,
 			  paired ? "min" : "median", (long long)alt, pmu_diff_note(&d));
 }
+CHECK_DEFINE(250, "pmu.arch", check_pmu_arch_event,
+	     "each architectural event on each GP counter against the calibrated loop",
+	     .flags = CHECK_PER_CPU, .instances = pmu_arch_instances, .instance_name = pmu_arch_instance_name);
 
 /* --- Fixed counters ------------------------------------------------------------------ */
 
@@ -266,12 +279,12 @@ static unsigned fixed_counters(void)
 	return pmu.num_fixed ? pmu.num_fixed : 1;
 }
 
-unsigned pmu_fixed_instances(void)
+static unsigned pmu_fixed_instances(void)
 {
 	return fixed_counters();
 }
 
-void pmu_fixed_instance_name(unsigned i, char *buf, size_t len)
+static void pmu_fixed_instance_name(unsigned i, char *buf, size_t len)
 {
 	fmt_snprintf(buf, len, "fixed%u", i);
 }
@@ -282,7 +295,7 @@ static const char *fixed_unusable(unsigned idx)
 {
 	static char why[96];
 
-	if (plat.opt.force_pmu)
+	if (env.force_pmu)
 		return NULL;
 	if (pmu.version < 2 || !(pmu.fixed_mask & (1U << idx))) {
 		fmt_snprintf(why, sizeof(why), "no fixed counter %u (version %u, mask 0x%x)", idx,
@@ -304,7 +317,7 @@ static bool gp_twin(enum arch_event ev)
 	return ev != ARCH_EVENT_REF_CYCLES && pmu.num_gp >= 1 && (pmu.events & (1U << ev));
 }
 
-enum check_status check_pmu_fixed(struct check_ctx *c)
+static enum check_status check_pmu_fixed(struct check_ctx *c)
 {
 	unsigned idx = c->instance;
 	int ev = pmu_fixed_event(idx);
@@ -395,6 +408,9 @@ enum check_status check_pmu_fixed(struct check_ctx *c)
 			  arch_events[ev].name, e.why, PMU_N, (long long)d.median[0],
 			  pmu_diff_note(&d));
 }
+CHECK_DEFINE(260, "pmu.fixed", check_pmu_fixed,
+	     "each fixed counter against the calibrated loop, and against the same event on GP0",
+	     .flags = CHECK_PER_CPU, .instances = pmu_fixed_instances, .instance_name = pmu_fixed_instance_name);
 
 /* --- Enumeration and reset state ---------------------------------------------------- */
 
@@ -412,7 +428,7 @@ static const char *vpmu_note(void)
  * architectural counter address) #GP on RDMSR and RDPMC; GLOBAL_CTRL refuses an enable bit
  * for a counter that does not exist; counters keep exactly their enumerated width.
  */
-enum check_status check_pmu_enumeration(struct check_ctx *c)
+static enum check_status check_pmu_enumeration(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	uint64_t v, ones_gp = pmu_gp_width_mask(&pmu), ones_fx = pmu_fixed_width_mask(&pmu);
@@ -495,6 +511,9 @@ enum check_status check_pmu_enumeration(struct check_ctx *c)
 			  pmu.fixed_mask, pmu.fixed_width,
 			  beyond ? "" : "; hybrid: counters beyond CPUID.0AH not probed");
 }
+CHECK_DEFINE(180, "pmu.enumeration", check_pmu_enumeration,
+	     "CPUID.0AH agrees with the MSRs: enumerated counters read, the next #GP, widths kept",
+	     .flags = CHECK_PER_CPU);
 
 /*
  * The PMU as the firmware left it. Where the firmware programmed no counter (every
@@ -503,7 +522,7 @@ enum check_status check_pmu_enumeration(struct check_ctx *c)
  * IA32_PERF_GLOBAL_CTRL; a vPMU that resets it to 0 broke version-1 software: KVM
  * de120e1d692d). A firmware that cleared it would show here too, and is named.
  */
-enum check_status check_pmu_reset_state(struct check_ctx *c)
+static enum check_status check_pmu_reset_state(struct check_ctx *c)
 {
 	const struct pmu_state *s = &pmu_boot_state;
 	/* n = the GP counters the processor has (CPUID's count, not pmuboot's cap). */
@@ -513,12 +532,12 @@ enum check_status check_pmu_reset_state(struct check_ctx *c)
 		return check_skip(c, "%s", no_global_ctrl());
 	/* QEMU with KVM resets the guest's GLOBAL_CTRL to 0 itself (x86_cpu_reset, written at
 	 * KVM_PUT_RESET_STATE), whatever KVM would do: the CPU's reset value is not visible. */
-	if (pmu.hypervisor && !pmu.tcg && !plat.opt.force_pmu)
+	if (pmu.hypervisor && !pmu.tcg && !env.force_pmu)
 		return check_skip(c, "under a hypervisor (%s) the reset value seen is the VMM's",
-				  plat.cpu.hv_signature);
-	if (pmu.hybrid && !plat.opt.force_pmu)
+				  env.cpu->hv_signature);
+	if (pmu.hybrid && !env.force_pmu)
 		return check_skip(c, "hybrid part: CPUID.0AH does not give this core's GP counters");
-	if (!s->saved && plat.opt.force_pmu)
+	if (!s->saved && env.force_pmu)
 		return check_fail(c, "measured=no saved PMU state expected=the firmware's PMU read at "
 				  "boot");
 	if (!s->saved)
@@ -538,10 +557,13 @@ enum check_status check_pmu_reset_state(struct check_ctx *c)
 	return check_pass(c, "measured=GLOBAL_CTRL 0x%llx expected=0x%llx (reset value, no counter "
 			  "programmed)", (unsigned long long)s->global_ctrl, (unsigned long long)want);
 }
+CHECK_DEFINE(190, "pmu.reset_state", check_pmu_reset_state,
+	     "with no counter programmed by the firmware, GLOBAL_CTRL holds its reset value",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Programming rules ------------------------------------------------------------- */
 
-enum check_status check_pmu_reserved_bits(struct check_ctx *c)
+static enum check_status check_pmu_reserved_bits(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	/* Bit 62: reserved in every PERFEVTSEL layout (bits 32/33 are IN_TX/IN_TXCP on parts
@@ -565,8 +587,11 @@ enum check_status check_pmu_reserved_bits(struct check_ctx *c)
 	return check_pass(c, "measured=refused by the library, #GP(13) from the CPU expected=both "
 			  "value=0x%llx", (unsigned long long)bad);
 }
+CHECK_DEFINE(200, "pmu.reserved_bits", check_pmu_reserved_bits,
+	     "a PERFEVTSEL with reserved bits is refused by the library and #GPs on the CPU",
+	     .flags = CHECK_PER_CPU);
 
-enum check_status check_pmu_width(struct check_ctx *c)
+static enum check_status check_pmu_width(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	uint64_t v, expect = pmu_legacy_write_result(0x80000000ULL, pmu.gp_width);
@@ -604,6 +629,9 @@ enum check_status check_pmu_width(struct check_ctx *c)
 			  (unsigned long long)expect, (unsigned long long)expect,
 			  pmu.full_width_write ? "written" : "faults as it must", pmu.gp_width);
 }
+CHECK_DEFINE(210, "pmu.width", check_pmu_width,
+	     "legacy PMC writes sign-extend bit 31; full-width writes only where advertised",
+	     .flags = CHECK_PER_CPU);
 
 /*
  * A write to a counter that is counting (EN and its GLOBAL_CTRL bit set): the counter goes
@@ -641,7 +669,7 @@ static int running_once(uint64_t m, uint64_t *final, char *err, size_t errlen)
 	return r;
 }
 
-enum check_status check_pmu_running_write(struct check_ctx *c)
+static enum check_status check_pmu_running_write(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	uint64_t a = UINT64_MAX, b = UINT64_MAX, v, smi0 = 0, smi1 = 0;
@@ -651,7 +679,7 @@ enum check_status check_pmu_running_write(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)) && !plat.opt.force_pmu)
+	if (!(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)) && !env.force_pmu)
 		return check_skip(c, "instructions retired not available (CPUID.0AH:EBX[1])");
 	for (unsigned t = 0; kept < PMU_REPS && t < 2 * PMU_REPS; t++) {
 		uint64_t x, y;
@@ -690,6 +718,9 @@ enum check_status check_pmu_running_write(struct check_ctx *c)
 			  "the write, whatever ran before it smi_discarded=%u", (unsigned long long)a,
 			  (unsigned long long)b, (long long)gap, RUNNING_VALUE, 4 * RUNNING_N, discarded);
 }
+CHECK_DEFINE(220, "pmu.running_write", check_pmu_running_write,
+	     "a counter written while it counts goes on from the value written",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Overflow and PMI ----------------------------------------------------------------- */
 
@@ -698,19 +729,19 @@ static struct pmi_stats pmi_stats;
 static void pmi_irq(struct trap_frame *f)
 {
 	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, plat.opt.pmi_nmi);
+	pmu_pmi_handle(&pmu, &pmi_stats, env.pmi_nmi);
 }
 
 static unsigned pmi_vector(void)
 {
-	return plat.opt.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
+	return env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
 }
 
 /* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi). */
 static void pmi_route(void)
 {
 	trap_set_handler(pmi_vector(), pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, plat.opt.pmi_nmi);
+	pmu_pmi_lvt_setup(VECTOR_PMI, env.pmi_nmi);
 }
 
 /* Interrupts the check's handler has taken, of every kind. */
@@ -744,12 +775,12 @@ static void pmi_wait(uint64_t want)
 }
 
 /* Instances: every GP counter, then every fixed counter. */
-unsigned pmu_counter_instances(void)
+static unsigned pmu_counter_instances(void)
 {
 	return gp_counters() + (pmu.num_fixed ? pmu.num_fixed : 0);
 }
 
-void pmu_counter_instance_name(unsigned i, char *buf, size_t len)
+static void pmu_counter_instance_name(unsigned i, char *buf, size_t len)
 {
 	if (i < gp_counters())
 		fmt_snprintf(buf, len, "gp%u", i);
@@ -820,7 +851,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 			st = check_fail(c, "measured=LVTPC still masked after the handler expected=unmasked");
 		else
 			st = check_pass(c, "measured=1 PMI (%s), status bit %u, LVT %s and unmasked by "
-					"the handler expected=same", plat.opt.pmi_nmi ? "NMI" : "interrupt",
+					"the handler expected=same", env.pmi_nmi ? "NMI" : "interrupt",
 					bit, intel ? "masked by delivery" : "mask not asked (not Intel)");
 	} else if (pmi_stats.pmis || pmi_stats.not_pmi) {
 		st = check_fail(c, "measured=%llu PMIs, %llu other NMIs expected=none without the "
@@ -853,23 +884,29 @@ out:
 	return st;
 }
 
-enum check_status check_pmu_overflow(struct check_ctx *c)
+static enum check_status check_pmu_overflow(struct check_ctx *c)
 {
 	return overflow_run(c, false);
 }
+CHECK_DEFINE(270, "pmu.overflow", check_pmu_overflow,
+	     "a counter wraps at its width, sets its GLOBAL_STATUS bit, OVF_CTRL clears it",
+	     .flags = CHECK_PER_CPU, .instances = pmu_counter_instances, .instance_name = pmu_counter_instance_name);
 
-enum check_status check_pmu_pmi(struct check_ctx *c)
+static enum check_status check_pmu_pmi(struct check_ctx *c)
 {
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
 	return overflow_run(c, true);
 }
+CHECK_DEFINE(280, "pmu.pmi", check_pmu_pmi,
+	     "overflow with INT raises one PMI through the LVT; delivery masks it, the handler unmasks",
+	     .flags = CHECK_PER_CPU, .instances = pmu_counter_instances, .instance_name = pmu_counter_instance_name);
 
 /* --- CMASK / INV / EDGE -------------------------------------------------------------- */
 
 #define DIV_N	10000ULL	/* divider-loop iterations: each stalls retirement */
 
-enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
+static enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 {
 	struct pmu_evtsel ge1 = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	struct pmu_evtsel lt1, edge, cyc = pmu_arch_evtsel(ARCH_EVENT_CORE_CYCLES, false, true);
@@ -880,7 +917,7 @@ enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 3 && !plat.opt.force_pmu)
+	if (pmu.num_gp < 3 && !env.force_pmu)
 		return check_skip(c, "needs 3 GP counters, CPUID.0AH enumerates %u", pmu.num_gp);
 	/* Cycles with >= 1 instruction retired, cycles with < 1, and all cycles: the first two
 	 * partition the third (seed 002: INV inverts the CMASK comparison). On the 4-instruction
@@ -910,6 +947,9 @@ enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 			  "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
 			  (long long)d.diff[2], (long long)de.diff[0], why, DIV_N, pmu_diff_note(&d));
 }
+CHECK_DEFINE(370, "pmu.cmask_inv_edge", check_pmu_cmask_inv_edge,
+	     "cycles with >=1 retired + INV complement = cycles; EDGE counts transitions",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Freeze on PMI ------------------------------------------------------------------- */
 
@@ -928,7 +968,7 @@ enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
  * later; 1000 leaves room and still fails a request thousands of instructions late. */
 #define FREEZE_SKID_MAX	1000	/* instructions */
 
-enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
+static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 {
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
@@ -944,10 +984,10 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+	if (pmu.num_gp < 2 && !env.force_pmu)
 		return check_skip(c, "needs 2 GP counters");
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	trig.intr = true;
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
@@ -955,10 +995,10 @@ enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	if ((r = rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg)))
 		return check_fail(c, "measured=RDMSR DEBUGCTL fault vector %d expected=no fault", r);
 	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
-		if (r == X86_TRAP_GP && pmu.hypervisor && !pmu.tcg && !plat.opt.force_pmu)
+		if (r == X86_TRAP_GP && pmu.hypervisor && !pmu.tcg && !env.force_pmu)
 			return check_skip(c, "DEBUGCTL.FREEZE_PERFMON_ON_PMI refused (#GP) by the "
 					  "hypervisor (%s): its virtual PMU has no freeze",
-					  plat.cpu.hv_signature);
+					  env.cpu->hv_signature);
 		return check_fail(c, "measured=DEBUGCTL fault vector %d expected=FREEZE_PERFMON_ON_PMI "
 				  "set (SDM Vol. 3B 17.4.1)", r);
 	}
@@ -1036,6 +1076,9 @@ out:
 				drained);
 	return st;
 }
+CHECK_DEFINE(380, "pmu.freeze_on_pmi", check_pmu_freeze_on_pmi,
+	     "DEBUGCTL.FREEZE_PERFMON_ON_PMI stops the counters at the PMI request (skid <= 1000); v4: CTR_FRZ",
+	     .flags = CHECK_PER_CPU);
 
 /* --- PMI as NMI, and a PMI storm ----------------------------------------------------- */
 
@@ -1045,7 +1088,7 @@ static void pmi_nmi(struct trap_frame *f)
 	pmu_pmi_handle(&pmu, &pmi_stats, true);
 }
 
-enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
+static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 {
 	const struct pmu_run_opts unframed = { .unframed = true };
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
@@ -1057,10 +1100,10 @@ enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	e.intr = true;
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = start };
@@ -1085,6 +1128,9 @@ enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
+CHECK_DEFINE(390, "pmu.pmi_nmi", check_pmu_pmi_nmi,
+	     "a PMI delivered as NMI through the LVT arrives inside the frame",
+	     .flags = CHECK_PER_CPU);
 
 /* The storm's handler: acknowledge, then rearm the counter STORM_PERIOD instructions short
  * of overflow again. The period outlasts the handler's own exit path (counted too: OS),
@@ -1110,7 +1156,7 @@ static void storm_irq(struct trap_frame *f)
 	pmu_pmi_handle(&pmu, &pmi_stats, false);
 }
 
-enum check_status check_pmu_pmi_storm(struct check_ctx *c)
+static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 {
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	char err[PMU_ERR_LEN];
@@ -1121,11 +1167,11 @@ enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
 	storm.start = (1ULL << (pmu.gp_width & 63)) - STORM_PERIOD;
 	if (!pmu.full_width_write && pmu_legacy_write_result(storm.start, pmu.gp_width) != storm.start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	e.intr = true;
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
@@ -1170,6 +1216,9 @@ out:
 	trap_set_handler(VECTOR_PMI, 0);
 	return st;
 }
+CHECK_DEFINE(420, "pmu.pmi_storm", check_pmu_pmi_storm,
+	     "a PMI every 500 instructions: the run survives and every PMI is handled",
+	     .flags = CHECK_PER_CPU);
 
 /* --- USR and OS ---------------------------------------------------------------------- */
 
@@ -1239,7 +1288,7 @@ static int usr_os_diff(bool user, uint64_t n, int64_t diff[2], unsigned *discard
 	return 0;
 }
 
-enum check_status check_pmu_usr_os(struct check_ctx *c)
+static enum check_status check_pmu_usr_os(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	int64_t u[2], k[2], want = 4 * (int64_t)PMU_N;
@@ -1249,7 +1298,7 @@ enum check_status check_pmu_usr_os(struct check_ctx *c)
 		return check_skip(c, "%s", no_global_ctrl());
 	if (user_unavailable())
 		return check_skip(c, "%s", user_unavailable());
-	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+	if (pmu.num_gp < 2 && !env.force_pmu)
 		return check_skip(c, "needs 2 GP counters");
 	if (usr_os_diff(true, PMU_N, u, &discarded, err, sizeof(err)) ||
 	    usr_os_diff(false, PMU_N, k, &discarded, err, sizeof(err)))
@@ -1264,6 +1313,9 @@ enum check_status check_pmu_usr_os(struct check_ctx *c)
 	return check_pass(c, "measured=CPL3 usr %lld os 0, CPL0 usr 0 os %lld expected=same N=%llu"
 			  " smi_discarded=%u", (long long)want, (long long)want, PMU_N, discarded);
 }
+CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
+	     "USR-only counts the loop at CPL 3 and not at CPL 0; OS-only the reverse",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Exact counts while PMIs interrupt ------------------------------------------------ */
 
@@ -1341,7 +1393,7 @@ static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *branches, uint64
 	return r;
 }
 
-enum check_status check_pmu_pmi_exact(struct check_ctx *c)
+static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN], brs[160] = "";
 	uint64_t lo = UINT64_MAX, hi = UINT64_MAX, a, b, pa = 0, pb = 0, smi0 = 0, smi1 = 0;
@@ -1352,17 +1404,17 @@ enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if ((pmu.errata & PMU_ERRATUM_FAR_INSNS) && !plat.opt.force_pmu)
+	if ((pmu.errata & PMU_ERRATUM_FAR_INSNS) && !env.force_pmu)
 		return check_skip(c, "%s: the IRETQ of every PMI counts twice", pmu_erratum_note(pmu.errata));
 	if (user_unavailable())
 		return check_skip(c, "%s", user_unavailable());
-	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+	if (pmu.num_gp < 2 && !env.force_pmu)
 		return check_skip(c, "needs 2 GP counters");
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
 	exact_start = (1ULL << (pmu.gp_width & 63)) - PMI_EXACT_PERIOD;
 	if (!pmu.full_width_write && pmu_legacy_write_result(exact_start, pmu.gp_width) != exact_start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = exact_rearm;
@@ -1429,6 +1481,9 @@ out:
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
+CHECK_DEFINE(400, "pmu.pmi_exact", check_pmu_pmi_exact,
+	     "CPL-3 instructions count exactly while PMIs (NMI) interrupt the loop every 1000",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Short PMI periods ------------------------------------------------------------------ */
 
@@ -1494,7 +1549,7 @@ static int short_once(uint64_t p, int64_t *skid, uint64_t *pmis, unsigned *smis,
 	return 0;
 }
 
-enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
+static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN], limit[160] = "";
 	int64_t ref_lo = INT64_MAX, ref_hi = INT64_MIN, skid, tol, worst = 0;
@@ -1504,14 +1559,14 @@ enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 2 && !plat.opt.force_pmu)
+	if (pmu.num_gp < 2 && !env.force_pmu)
 		return check_skip(c, "needs 2 GP counters");
-	if (!apic.present && !plat.opt.force_pmu)
+	if (!apic.present && !env.force_pmu)
 		return check_skip(c, "no local APIC for the PMI");
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !plat.opt.force_pmu)
+	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
-	if (!plat.opt.force_pmu)
+	if (!env.force_pmu)
 		min_period = pmu_min_pmi_period(pmu.errata);
 	if (min_period > 1)
 		fmt_snprintf(limit, sizeof(limit), " (periods below %llu not tried: %s)",
@@ -1577,10 +1632,13 @@ out:
 	trap_set_handler(X86_TRAP_NMI, 0);
 	return st;
 }
+CHECK_DEFINE(410, "pmu.pmi_short_period", check_pmu_pmi_short_period,
+	     "one PMI, on time, for every period from 1 to 128 (NMI; skid as at 1000)",
+	     .flags = CHECK_PER_CPU);
 
 /* --- RDPMC forms ---------------------------------------------------------------------- */
 
-enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
+static enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	uint64_t full = 0, fast = 0, fixed = 0, msr = 0;
@@ -1614,10 +1672,13 @@ enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
 			  "expected=same", (unsigned long long)value,
 			  r == X86_TRAP_GP ? "#GP (unsupported)" : "low 32 bits");
 }
+CHECK_DEFINE(160, "pmu.rdpmc_forms", check_pmu_rdpmc_forms,
+	     "RDPMC equals RDMSR; fast reads (ECX[31]) give the low half or #GP; ECX[30] reads fixed",
+	     .flags = CHECK_PER_CPU);
 
 /* --- Global control ----------------------------------------------------------------- */
 
-enum check_status check_pmu_global_gates(struct check_ctx *c)
+static enum check_status check_pmu_global_gates(struct check_ctx *c)
 {
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	char err[PMU_ERR_LEN];
@@ -1640,8 +1701,11 @@ enum check_status check_pmu_global_gates(struct check_ctx *c)
 	return check_pass(c, "measured=0 with GLOBAL_CTRL clear, %llu with it set expected=0 and "
 			  ">= 4000", (unsigned long long)on);
 }
+CHECK_DEFINE(230, "pmu.global_gates", check_pmu_global_gates,
+	     "a counter with EN set counts only while its GLOBAL_CTRL bit is set",
+	     .flags = CHECK_PER_CPU);
 
-enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
+static enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN];
 	uint64_t st = 0, cleared = ~0ULL, inuse = 0, bit = 1ULL << 0;
@@ -1650,7 +1714,7 @@ enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.version < 4 && !plat.opt.force_pmu)
+	if (pmu.version < 4 && !env.force_pmu)
 		return check_skip(c, "GLOBAL_STATUS_SET and GLOBAL_INUSE need PMU version 4 (this is %u)",
 				  pmu.version);
 	if ((r = pmu_global_status_set(&pmu, bit)) || (r = pmu_global_status(&pmu, &st)))
@@ -1671,3 +1735,6 @@ enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 	return check_pass(c, "measured=STATUS_SET sets, OVF_CTRL clears, INUSE 0x%llx "
 			  "expected=same with bit 0", (unsigned long long)inuse);
 }
+CHECK_DEFINE(240, "pmu.status_set_inuse", check_pmu_status_set_inuse,
+	     "v4: GLOBAL_STATUS_SET sets, OVF_CTRL clears, GLOBAL_INUSE shows a programmed counter",
+	     .flags = CHECK_PER_CPU);

@@ -6,11 +6,11 @@
  * pointer chase's working set across the cache sizes of CPUID leaf 4.
  */
 #include "arch/x86/cpuid.h"
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/event.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 
@@ -19,11 +19,11 @@
 
 static const char *no_counters(unsigned gp_needed)
 {
-	const char *why = pmu_unavailable_reason(plat.opt.force_pmu);
+	const char *why = pmu_unavailable_reason(env.force_pmu);
 
 	if (why)
 		return why;
-	if (plat.opt.force_pmu)
+	if (env.force_pmu)
 		return NULL;
 	if (pmu.version < 2)
 		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
@@ -58,17 +58,17 @@ static const struct branch_case branch_cases[] = {
 
 #define NBRANCH (sizeof(branch_cases) / sizeof(branch_cases[0]))
 
-unsigned branch_miss_instances(void)
+static unsigned branch_miss_instances(void)
 {
 	return NBRANCH;
 }
 
-void branch_miss_instance_name(unsigned i, char *buf, size_t len)
+static void branch_miss_instance_name(unsigned i, char *buf, size_t len)
 {
 	str_lcpy(buf, i < NBRANCH ? branch_cases[i].name : "?", len);
 }
 
-enum check_status check_pmu_branch_misses(struct check_ctx *c)
+static enum check_status check_pmu_branch_misses(struct check_ctx *c)
 {
 	const struct branch_case *bc = &branch_cases[c->instance];
 	/* Static: the oracle's frame model assumes no kernel data shares the frame's stack page. */
@@ -84,7 +84,7 @@ enum check_status check_pmu_branch_misses(struct check_ctx *c)
 
 	if (no_counters(1))
 		return check_skip(c, "%s", no_counters(1));
-	if (!plat.opt.force_pmu && !(pmu.events & (1U << ARCH_EVENT_BRANCH_MISSES)))
+	if (!env.force_pmu && !(pmu.events & (1U << ARCH_EVENT_BRANCH_MISSES)))
 		return check_skip(c, "branch misses retired not available (CPUID.0AH:EBX[6])");
 	pat = (struct branch_pattern){ bc->bits, bc->period ? bc->period : 1 };
 	lfsr = (struct branch_lfsr){ bc->bits, LFSR64_TAPS };
@@ -101,6 +101,9 @@ enum check_status check_pmu_branch_misses(struct check_ctx *c)
 			  (long long)d.diff[0], (long long)lo, (long long)hi, BRANCH_N,
 			  (long long)d.median[0], pmu_diff_note(&d));
 }
+CHECK_DEFINE(430, "pmu.branch_misses", check_pmu_branch_misses,
+	     "mispredictions: ~0 for always/never/alternating, about half for the LFSR",
+	     .flags = CHECK_PER_CPU, .instances = branch_miss_instances, .instance_name = branch_miss_instance_name);
 
 /* --- Nehalem (seed 000): cycle accounting and load sources ------------------------ */
 
@@ -111,7 +114,7 @@ static bool is_nehalem(void)
 
 /* Seed 000: Total cycles = UOPS_EXECUTED.CORE_STALL_CYCLES + CORE_ACTIVE_CYCLES
  * (B1H umask 3FH, CMASK=1, INV=1 / INV=0, AnyThread: the count is per core). */
-enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
+static enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 {
 	struct ctr_cfg cfg[3] = {
 		{ .idx = 0, .evtsel = sel(0xb1, 0x3f, 1, false, true) },	/* active */
@@ -125,7 +128,7 @@ enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 
 	if (no_counters(3))
 		return check_skip(c, "%s", no_counters(3));
-	if (!is_nehalem() && !plat.opt.force_pmu)
+	if (!is_nehalem() && !env.force_pmu)
 		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
 	/* The divider loop: stall cycles (the DIV chain) and active cycles both occur. */
 	if (pmu_run_differential(cfg, 3, &kernel_div_loop_desc, 10000, NULL, &o, &dd, err,
@@ -141,10 +144,13 @@ enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 			  (long long)d[0], (long long)d[1], (long long)d[2], (long long)tol,
 			  pmu_diff_note(&dd));
 }
+CHECK_DEFINE(440, "pmu.nehalem.stall_active", check_pmu_nehalem_stall_active,
+	     "Nehalem: UOPS_EXECUTED stall + active cycles = total cycles",
+	     .flags = CHECK_PER_CPU);
 
 /* Seed 000 Table 3: MEM_LOAD_RETIRED (CBH) data sources; on the chase they account for
  * every MEM_INST_RETIRED.LOADS (0BH/01H). */
-enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
+static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 {
 	static const uint8_t sources[] = {
 		0x01,	/* L1D_HIT */
@@ -154,7 +160,7 @@ enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 		0x10,	/* LLC_MISS */
 		0x40,	/* HIT_LFB */
 	};
-	uint64_t nodes = (plat.buf_size < (64ULL << 20) ? plat.buf_size : (64ULL << 20)) / 64;
+	uint64_t nodes = (env.buf_size < (64ULL << 20) ? env.buf_size : (64ULL << 20)) / 64;
 	void *first;
 	struct ctr_cfg cfg = { .idx = 0, .evtsel = sel(0x0b, 0x01, 0, false, false) };
 	struct pmu_run_opts o = { .reps = REPS };
@@ -164,11 +170,11 @@ enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 
 	if (no_counters(1))
 		return check_skip(c, "%s", no_counters(1));
-	if (!is_nehalem() && !plat.opt.force_pmu)
+	if (!is_nehalem() && !env.force_pmu)
 		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
 	if (!nodes)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
-	first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
+	first = chase_build(env.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
 	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
 				 sizeof(err)))
 		return check_fail(c, "measured=%s expected=MEM_INST_RETIRED.LOADS counted", err);
@@ -192,6 +198,11 @@ enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	return check_pass(c, "measured=sources sum %lld expected=loads %lld +-%lld",
 			  (long long)sum, (long long)loads, (long long)tol);
 }
+/* Seven counted chases over up to 64 MiB, three pairs of runs each (six if SMIs
+ * intrude): about 63 M dependent loads from DRAM, some 6 s at 100 ns, 13 s at worst. */
+CHECK_DEFINE(450, "pmu.nehalem.load_sources", check_pmu_nehalem_load_sources,
+	     "Nehalem: MEM_LOAD_RETIRED sources sum to MEM_INST_RETIRED.LOADS on the chase",
+	     .flags = CHECK_PER_CPU, .timeout_ms = 120000);
 
 /* --- Skylake and later: cache-level misses follow the working set ------------------- */
 
@@ -210,7 +221,7 @@ static bool has_mem_load_retired_d1(void)
 }
 
 /* MEM_LOAD_RETIRED.L1_MISS / L2_MISS / L3_MISS (D1H/08H, 10H, 20H; SDM Vol. 3B ch. 19). */
-enum check_status check_pmu_cache_levels(struct check_ctx *c)
+static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 {
 	uint64_t size[4] = { 0, cpu_cache_bytes(1), cpu_cache_bytes(2), cpu_cache_bytes(3) };
 	static const uint8_t miss_umask[4] = { 0, 0x08, 0x10, 0x20 };
@@ -218,10 +229,10 @@ enum check_status check_pmu_cache_levels(struct check_ctx *c)
 
 	if (no_counters(1))
 		return check_skip(c, "%s", no_counters(1));
-	if (!has_mem_load_retired_d1() && !plat.opt.force_pmu)
+	if (!has_mem_load_retired_d1() && !env.force_pmu)
 		return check_skip(c, "MEM_LOAD_RETIRED.Lx_MISS as on Skylake; this is %s",
 				  pmu_uarch_name(pmu.uarch));
-	if (!size[1] && !plat.opt.force_pmu)
+	if (!size[1] && !env.force_pmu)
 		return check_skip(c, "CPUID leaf 4 reports no data caches");
 	for (unsigned lvl = 1; lvl <= 3; lvl++) {
 		/* Half the level: it fits, misses must be rare. Eight times it (when the buffer
@@ -235,9 +246,9 @@ enum check_status check_pmu_cache_levels(struct check_ctx *c)
 			int64_t d;
 			void *first;
 
-			if (!nodes || ws > plat.buf_size)
+			if (!nodes || ws > env.buf_size)
 				continue;
-			first = chase_build(plat.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
+			first = chase_build(env.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
 			/* Warm the working set once, then count a full cycle more. */
 			if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &dd,
 						 err, sizeof(err)))
@@ -266,3 +277,6 @@ enum check_status check_pmu_cache_levels(struct check_ctx *c)
 			  "L1=%llu L2=%llu L3=%llu", tested, (unsigned long long)size[1],
 			  (unsigned long long)size[2], (unsigned long long)size[3]);
 }
+CHECK_DEFINE(460, "pmu.cache_levels", check_pmu_cache_levels,
+	     "Skylake+: L1/L2/L3 load misses follow the chase's working set (CPUID leaf 4)",
+	     .flags = CHECK_PER_CPU, .timeout_ms = 60000);

@@ -2,32 +2,42 @@
 /* Checks that fail, hang or fault on purpose, to prove the runner reports each correctly.
  * They are manual: selected only by tests=selftest.* (the QEMU boot tests do that). */
 #include "arch/x86/io.h"
+#include "tests/harness/check.h"
 #include "arch/x86/smp.h"
-#include "tests/harness/checks.h"
 
-enum check_status check_selftest_fail(struct check_ctx *c)
+static enum check_status check_selftest_fail(struct check_ctx *c)
 {
 	return check_fail(c, "measured=1 expected=2 (fails by design)");
 }
+CHECK_DEFINE(320, "selftest.fail", check_selftest_fail,
+	     "fails by design: proves a failing check fails the run",
+	     .flags = CHECK_MANUAL | CHECK_PER_CPU);
 
-enum check_status check_selftest_hang(struct check_ctx *c)
+static enum check_status check_selftest_hang(struct check_ctx *c)
 {
 	(void)c;
 	for (;;)
 		cpu_relax();
+	return CHECK_FAIL;	/* not reached; gcc wants it of a static function */
 }
+CHECK_DEFINE(330, "selftest.hang", check_selftest_hang,
+	     "hangs by design: the watchdog must report it and the run go on",
+	     .flags = CHECK_MANUAL | CHECK_PER_CPU, .timeout_ms = 200);
 
-enum check_status check_selftest_fault(struct check_ctx *c)
+static enum check_status check_selftest_fault(struct check_ctx *c)
 {
 	(void)c;
 	asm volatile("ud2" ::: "memory");	/* no probe: this must be fatal */
 	return check_fail(c, "measured=ud2 did not fault expected=fatal #UD");
 }
+CHECK_DEFINE(340, "selftest.fault", check_selftest_fault,
+	     "faults by design: an unexpected #UD ends the run with a report (on another CPU: fails the check, the run goes on)",
+	     .flags = CHECK_MANUAL | CHECK_PER_CPU);
 
 /* Interrupts off for ever: the CPU's own watchdog cannot stop it, only the limit run_on()
  * puts on the whole call (after which the CPU is stopped with INIT). On the bootstrap
  * processor nothing could end it, so it runs only on the others. */
-enum check_status check_selftest_hang_irqs_off(struct check_ctx *c)
+static enum check_status check_selftest_hang_irqs_off(struct check_ctx *c)
 {
 	if (smp_this_cpu() == 0)
 		return check_skip(c, "on the bootstrap processor nothing can end a loop with "
@@ -36,3 +46,6 @@ enum check_status check_selftest_hang_irqs_off(struct check_ctx *c)
 	for (;;)
 		cpu_relax();
 }
+CHECK_DEFINE(350, "selftest.hang_irqs_off", check_selftest_hang_irqs_off,
+	     "hangs with interrupts off by design (not on CPU 0): the CPU must be reported lost and stopped, the run go on",
+	     .flags = CHECK_MANUAL | CHECK_PER_CPU, .timeout_ms = 200);

@@ -2,14 +2,14 @@
 /* Run-wide health: interrupts that arrived with no handler perturb measurements, and no
  * check may leave the PMU armed or a PMI waiting for the next one. */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/checks/system.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
-#include "tests/harness/checks.h"
 
 /* PMIs that were still waiting when a check ended, and the checks that left them. */
 static uint64_t pmis_left;
@@ -52,7 +52,7 @@ void check_cleanup(struct check_ctx *c)
 	}
 }
 
-enum check_status check_system_unexpected_interrupts(struct check_ctx *c)
+static enum check_status check_system_unexpected_interrupts(struct check_ctx *c)
 {
 	struct percpu *cpu = this_cpu();
 	uint64_t total = 0;
@@ -75,3 +75,6 @@ enum check_status check_system_unexpected_interrupts(struct check_ctx *c)
 	return check_pass(c, "measured=0 expected=0 spurious=%llu pmis_left=0",
 			  (unsigned long long)cpu->spurious);
 }
+CHECK_DEFINE(860, "system.unexpected_interrupts", check_system_unexpected_interrupts,
+	     "no interrupt arrived without a handler during the run",
+	     .flags = CHECK_PER_CPU);

@@ -10,20 +10,20 @@
  * pmi_cores mask of uncore_global_value are there for them).
  */
 #include "arch/x86/apic.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/uncore_run.h"
 #include "tests/checks/xcore.h"
@@ -62,18 +62,18 @@ static void flush_before(uint64_t n, void *arg)
 static void *warm_chase(uint64_t ws, uint64_t *n)
 {
 	*n = ws / 64;
-	return chase_build(plat.buf, *n, 64, SEED);
+	return chase_build(env.buf, *n, 64, SEED);
 }
 
 /* A DRAM chase: nodes over up to 64 MiB of the buffer, n steps with 2n distinct lines, each
  * line the run visits CLFLUSHed before it (flush_before): every step misses every cache. */
 static void *dram_chase(uint64_t *n)
 {
-	uint64_t bytes = plat.buf_size < (64ULL << 20) ? plat.buf_size : (64ULL << 20);
+	uint64_t bytes = env.buf_size < (64ULL << 20) ? env.buf_size : (64ULL << 20);
 	uint64_t nodes = bytes / 64;
 
 	*n = nodes / 2 < DRAM_STEPS_MAX ? nodes / 2 : DRAM_STEPS_MAX;
-	return chase_build(plat.buf, nodes, 64, SEED);
+	return chase_build(env.buf, nodes, 64, SEED);
 }
 
 static const char *range_why(int64_t v, int64_t lo, int64_t hi)
@@ -161,7 +161,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 			  (unsigned long long)hi_mhz, why, smi_dropped);
 }
 
-enum check_status check_uncore_skl_clock(struct check_ctx *c)
+static enum check_status check_uncore_skl_clock(struct check_ctx *c)
 {
 	if (no_skl())
 		return check_skip(c, "%s", no_skl());
@@ -169,14 +169,21 @@ enum check_status check_uncore_skl_clock(struct check_ctx *c)
 	 * dead counter (0), one on the 100 MHz BCLK or on the 24 MHz crystal fails. */
 	return uclk_check(c, 200, 6000, "a client ring clock, 0.8-4.8 GHz, with margin");
 }
+/* Uncore (tests/checks/uncore.c): SKIP unless discovery found that uncore. */
+CHECK_DEFINE(660, "uncore.skl.clock", check_uncore_skl_clock,
+	     "Skylake uncore: UNC_CLOCK.SOCKET against the TSC, a plausible and stable UCLK; gated by the global EN",
+	     .flags = CHECK_PACKAGE);
 
-enum check_status check_uncore_nhm_fixed(struct check_ctx *c)
+static enum check_status check_uncore_nhm_fixed(struct check_ctx *c)
 {
 	if (no_nhm())
 		return check_skip(c, "%s", no_nhm());
 	/* Nehalem's uncore runs at 2.13-3.2 GHz (a multiple of the 133 MHz BCLK). */
 	return uclk_check(c, 500, 6000, "Nehalem's uncore clock, 2.1-3.2 GHz, with margin");
 }
+CHECK_DEFINE(780, "uncore.nhm.fixed", check_uncore_nhm_fixed,
+	     "Nehalem uncore: the fixed UCLK counter against the TSC; gated by EN_FC0",
+	     .flags = CHECK_PACKAGE);
 
 /* ---- Skylake: CBo lookups, ARB requests, DRAM reads and writes ----------------------- */
 
@@ -205,7 +212,7 @@ static int64_t sum_diff(const struct unc_diff *d, unsigned n)
  * (>= N / (8 * CBos): the slices hash lines between them). Over a chase of half the L2 no
  * read reaches a CBo: <= N/16 + 1024.
  */
-enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
+static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 {
 	struct unc_cfg cfg[UNC_SKL_MAX_CBO];
 	struct unc_run_opts o = { .reps = UNC_REPS };
@@ -222,10 +229,10 @@ enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 		return check_skip(c, "CPUID leaf 4 reports no L2 or L3 (L2 %llu, L3 %llu bytes)",
 				  (unsigned long long)l2, (unsigned long long)llc);
 	ws = 4 * l2 < llc / 2 ? 4 * l2 : llc / 2;
-	if (ws > plat.buf_size || ws < 2 * l2)
+	if (ws > env.buf_size || ws < 2 * l2)
 		return check_skip(c, "no working set between 2x the L2 (%llu) and half the LLC (%llu) "
 				  "fits the %llu-byte buffer", (unsigned long long)l2,
-				  (unsigned long long)llc, (unsigned long long)plat.buf_size);
+				  (unsigned long long)llc, (unsigned long long)env.buf_size);
 	nc = all_cbos(cfg, UNC_CBO_CACHE_LOOKUP, UNC_CBO_LOOKUP_READ_MESI);
 	first = warm_chase(ws, &n);
 	if (uncore_run_differential(cfg, nc, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
@@ -263,6 +270,9 @@ enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 			  (long long)n / 2, 3 * (long long)n + 1024, (unsigned long long)(n / (8 * nc)),
 			  (long long)nq / 16 + 1024, unc_diff_note(&d));
 }
+CHECK_DEFINE(670, "uncore.skl.cbo_lookup", check_uncore_skl_cbo_lookup,
+	     "Skylake uncore: CBo read lookups summed over all CBos follow the chase's L2 misses",
+	     .flags = CHECK_PACKAGE);
 
 /*
  * UNC_ARB_TRK_REQUESTS.ALL (81H/01H) on ARB counter 1 and UNC_ARB_TRK_OCCUPANCY.ALL
@@ -271,7 +281,7 @@ enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
  * agents); each allocated entry stays valid at least one cycle: occupancy >= requests. A
  * chase of half the L2 sends nothing: <= N/16 + 1024.
  */
-enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
+static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 {
 	struct unc_cfg cfg[2] = {
 		{ .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
@@ -317,6 +327,9 @@ enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 			  (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
 			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
 }
+CHECK_DEFINE(680, "uncore.skl.arb_requests", check_uncore_skl_arb_requests,
+	     "Skylake uncore: ARB requests follow the flushed chase's LLC misses; occupancy >= requests",
+	     .flags = CHECK_PACKAGE);
 
 static const char *no_imc(void)
 {
@@ -339,7 +352,7 @@ static int imc_run(const struct kernel_desc *k, uint64_t n, void *arg, bool flus
  * scanning out 4K at 60 Hz reads about 31 lines a microsecond, some 2.5 lines per 80-ns
  * step). Over a chase of half the L2: <= N/8 + 8192.
  */
-enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
+static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 {
 	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
@@ -392,11 +405,14 @@ enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 			  4 * (long long)n + 8192, (long long)nq / 8 + 8192,
 			  (unsigned long long)uncore.mchbar, unc_diff_note(&d));
 }
+CHECK_DEFINE(690, "uncore.skl.imc_reads", check_uncore_skl_imc_reads,
+	     "Skylake IMC: DRAM_DATA_READS follows the LLC misses of a DRAM-sized chase",
+	     .flags = CHECK_PACKAGE);
 
 /* Lines the store kernels write: 2n lines of the buffer must be free. */
 static uint64_t store_lines(void)
 {
-	uint64_t n = plat.buf_size / 128;
+	uint64_t n = env.buf_size / 128;
 
 	return n < 65536 ? n : 65536;	/* 4 MiB at n, 8 MiB at 2n */
 }
@@ -407,7 +423,7 @@ static uint64_t store_lines(void)
  * bytes / 64 = N lines more at 2N: >= 9/10 N, at most 2N + 8192 (dirty lines an earlier
  * run left, other agents). Over a read-only chase of half the L2: <= N/16 + 8192.
  */
-enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
+static enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 {
 	uint64_t l2 = cpu_cache_bytes(2), n = store_lines(), nq;
 	char err[PMU_ERR_LEN];
@@ -419,7 +435,7 @@ enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 		return check_skip(c, "%s", no_imc());
 	if (!l2 || !n)
 		return check_skip(c, "CPUID leaf 4 reports no L2, or no buffer");
-	if (imc_run(&kernel_store_nt_desc, n, (void *)(uintptr_t)plat.buf, false, &d, err, sizeof(err)))
+	if (imc_run(&kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf, false, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
 	first = warm_chase(l2 / 2, &nq);
 	if (imc_run(&kernel_chase_desc, nq, first, false, &q, err, sizeof(err)))
@@ -441,6 +457,9 @@ enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 			  2 * (long long)n + 8192, (unsigned long long)n, (long long)nq / 16 + 8192,
 			  unc_diff_note(&d));
 }
+CHECK_DEFINE(700, "uncore.skl.imc_writes", check_uncore_skl_imc_writes,
+	     "Skylake IMC: DRAM_DATA_WRITES equals the streaming stores' bytes / 64",
+	     .flags = CHECK_PACKAGE);
 
 /* ---- Skylake: overflow, width, RW1C, restrictions ------------------------------------ */
 
@@ -502,7 +521,7 @@ static void overflow_all(struct ovf_run *o)
  * counter fails); started OVF_MARGIN short of 2^w and driven past it, each counter wraps to
  * a small value (a wider counter does not).
  */
-enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
+static enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 {
 	struct uncore_evtsel look = { .event = UNC_CBO_CACHE_LOOKUP, .umask = UNC_CBO_LOOKUP_READ_MESI };
 	uint64_t m44 = (1ULL << 44) - 1, m48 = (1ULL << 48) - 1, v[3] = { 0, 0, 0 };
@@ -546,10 +565,13 @@ enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 			  (unsigned long long)o.fixed, (unsigned long long)o.arb,
 			  (unsigned long long)o.cbo, above ? "faulted" : "was taken (cut to the width)");
 }
+CHECK_DEFINE(710, "uncore.skl.counter_width", check_uncore_skl_counter_width,
+	     "Skylake uncore: CBo and ARB counters 44 bits, the fixed one 48: exact read-back and wrap",
+	     .flags = CHECK_PACKAGE);
 
 /* Seed 001 Table 2-3: each overflow sets its box's bit; writing 0 changes nothing, writing 1
  * clears exactly that bit. */
-enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
+static enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
 {
 	uint64_t want = UNC_GLOBAL_STATUS_FIXED_OVF | UNC_GLOBAL_STATUS_ARB_OVF |
 			UNC_GLOBAL_STATUS_CBO_OVF, s0 = 0, s1 = 0, s2 = 0;
@@ -588,10 +610,13 @@ enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
 			  (unsigned long long)o.status, (unsigned long long)s0,
 			  (unsigned long long)s1, (unsigned long long)s2);
 }
+CHECK_DEFINE(720, "uncore.skl.status_w1c", check_uncore_skl_status_w1c,
+	     "Skylake uncore: overflow bits 0, 1, 3 of MSR_UNC_PERF_GLOBAL_STATUS are write-1-to-clear",
+	     .flags = CHECK_PACKAGE);
 
 /* Seed 001 Table 3-2: UNC_ARB_TRK_OCCUPANCY (80H) counts on ARB counter 0 only. The library
  * refuses it on counter 1 (writing nothing); on counter 0 it counts the flushed chase. */
-enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
+static enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 {
 	struct unc_cfg cfg = { .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
 						       .umask = UNC_ARB_TRK_OCCUPANCY_ALL, .en = true } };
@@ -622,6 +647,9 @@ enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 			  "steps on counter 0 expected=refused; >= %llu%s", err, (long long)d.diff[0],
 			  (unsigned long long)n, (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
 }
+CHECK_DEFINE(730, "uncore.skl.restrictions", check_uncore_skl_restrictions,
+	     "Skylake uncore: ARB occupancy refused on counter 1, counted on counter 0",
+	     .flags = CHECK_PACKAGE);
 
 /* ---- Skylake: uncore PMI and freeze (one CPU) ---------------------------------------- */
 
@@ -674,8 +702,8 @@ static unsigned bsp_core(void)
 {
 	struct cpuid_regs smt, core;
 
-	if (plat.cpu.max_leaf < 0x0b)
-		return plat.cpu.initial_apic_id;
+	if (env.cpu->max_leaf < 0x0b)
+		return env.cpu->initial_apic_id;
 	smt = cpuid_count(0x0b, 0);
 	core = cpuid_count(0x0b, 1);
 	/* Level 1 must be the core level (ECX[15:8] = 2) and wider than the SMT level. */
@@ -734,7 +762,7 @@ static int fixed_overflow(uint64_t g, unsigned want_pmis, uint64_t wait_us, char
  * vector, its LVT entry masked by delivery, the fixed overflow bit set when the handler
  * reads it and clear after it writes 1 there.
  */
-enum check_status check_uncore_skl_pmi(struct check_ctx *c)
+static enum check_status check_uncore_skl_pmi(struct check_ctx *c)
 {
 	unsigned core = bsp_core();
 	uint64_t unexpected0, st_quiet = 0;
@@ -803,13 +831,16 @@ out:
 	pmi_unroute();
 	return st;
 }
+CHECK_DEFINE(740, "uncore.skl.pmi", check_uncore_skl_pmi,
+	     "Skylake uncore: an overflow PMI reaches the BSP's core when PMI_SEL_CORE selects it, only then",
+	     .flags = CHECK_PACKAGE);
 
 /*
  * FRZ_ON_PMI (seed 001 Table 2-2): the PMI request clears EN and every counter stops: the
  * fixed counter stands still over 1 ms, ARB counter 1 over 1000 flushed chase steps; EN set
  * again, counting resumes.
  */
-enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c)
+static enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c)
 {
 	struct uncore_evtsel req = { .event = UNC_ARB_TRK_REQUESTS, .umask = UNC_ARB_TRK_REQUESTS_ALL,
 				     .en = true };
@@ -873,6 +904,9 @@ out:
 	pmi_unroute();
 	return st;
 }
+CHECK_DEFINE(750, "uncore.skl.frz_on_pmi", check_uncore_skl_frz_on_pmi,
+	     "Skylake uncore: FRZ_ON_PMI clears EN and freezes every counter until EN is set again",
+	     .flags = CHECK_PACKAGE);
 
 /* ---- Nehalem: GQ, IMC, occupancy -------------------------------------------------------- */
 
@@ -881,7 +915,7 @@ out:
  * DRAM chase every step is an L3 miss allocated in the read tracker: each >= 3/4 N, at most
  * 4N + 4096; over a chase of half the L2 the read tracker stays idle: RT <= N/16 + 1024.
  */
-enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
+static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 {
 	struct unc_cfg cfg[2] = {
 		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT } },
@@ -923,12 +957,15 @@ enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
 			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
 }
+CHECK_DEFINE(790, "uncore.nhm.gq_alloc", check_uncore_nhm_gq_alloc,
+	     "Nehalem uncore: GQ read-tracker allocations follow the flushed chase's L3 misses",
+	     .flags = CHECK_PACKAGE);
 
 /* UNC_IMC_NORMAL_READS.ANY (2CH/07H, seed 000 Table 32) over the flushed DRAM chase:
  * >= 3/4 N, <= 4N + 8192 (other agents); over half the L2: <= N/8 + 8192. This socket's IMC
  * only: on a two-socket Xeon 5500 a buffer homed on the other socket is read by that one's
  * (the failure line says so; pmuboot does not yet read the ACPI SRAT to place the buffer). */
-enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
+static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 {
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_NORMAL_READS,
 						       .umask = UNC_IMC_NORMAL_READS_ANY } };
@@ -956,7 +993,7 @@ enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 				  "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
 				  "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
 				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192,
-				  plat.acpi.ncpus, unc_diff_note(&d));
+				  env.ncpus, unc_diff_note(&d));
 	if (q.diff[0] > (int64_t)nq / 8 + 8192)
 		return check_fail(c, "measured=%lld normal reads over %llu L2-resident steps expected=<= %lld%s",
 				  (long long)q.diff[0], (unsigned long long)nq, (long long)nq / 8 + 8192,
@@ -966,10 +1003,13 @@ enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
 			  4 * (long long)n + 8192, (long long)nq / 8 + 8192, unc_diff_note(&d));
 }
+CHECK_DEFINE(800, "uncore.nhm.qmc_reads", check_uncore_nhm_qmc_reads,
+	     "Nehalem uncore: IMC normal reads follow the flushed chase's DRAM reads",
+	     .flags = CHECK_PACKAGE);
 
 /* UNC_IMC_WRITES.FULL.ANY (2FH/07H) over kernel_store_nt: full lines, one a step: >= 9/10 N,
  * <= 2N + 8192. */
-enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
+static enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 {
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_WRITES,
 						       .umask = UNC_IMC_WRITES_FULL_ANY } };
@@ -982,7 +1022,7 @@ enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 		return check_skip(c, "%s", no_nhm());
 	if (!n)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the stores");
-	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)plat.buf,
+	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf,
 				    &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=IMC writes counted", err);
 	if (d.diff[0] < (int64_t)(n * 9 / 10) || d.diff[0] > 2 * (int64_t)n + 8192)
@@ -990,12 +1030,15 @@ enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 				  "expected=%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
 				  "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
 				  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
-				  (unsigned long long)n, plat.acpi.ncpus, unc_diff_note(&d));
+				  (unsigned long long)n, env.ncpus, unc_diff_note(&d));
 	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI expected=%llu..%lld (bytes / 64 = "
 			  "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
 			  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
 			  (unsigned long long)n, unc_diff_note(&d));
 }
+CHECK_DEFINE(810, "uncore.nhm.qmc_writes", check_uncore_nhm_qmc_writes,
+	     "Nehalem uncore: IMC full-line writes equal the streaming stores' bytes / 64",
+	     .flags = CHECK_PACKAGE);
 
 /* A locked add across a line boundary: a bus lock, which empties the uncore's queues (seed
  * 000: "the queue must first be emptied ... by the driver issuing a bus lock"). */
@@ -1027,7 +1070,7 @@ static void flush_lock_before(uint64_t n, void *arg)
  * add one per entry per cycle); over the flushed DRAM chase each read-tracker allocation is
  * occupied at least one cycle: occupancy >= allocations (03H/01H).
  */
-enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
+static enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
 {
 	struct unc_cfg cfg[3] = {
 		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_TRACKER_OCCUP, .umask = UNC_GQ_RT,
@@ -1065,6 +1108,9 @@ enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
 			  (long long)(d.diff[0] / d.diff[1]), (long long)q.diff[2] / 100 + 1024,
 			  unc_diff_note(&d));
 }
+CHECK_DEFINE(820, "uncore.nhm.occupancy_empty", check_uncore_nhm_occupancy_empty,
+	     "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
+	     .flags = CHECK_PACKAGE);
 
 /* ---- Skylake: two CPUs -------------------------------------------------------------- */
 
@@ -1078,7 +1124,7 @@ enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
  * spin loads and prefetchers add or save; the global enable spans the whole pair, so the
  * handful of snoops the two frames and the wake-up IPI cause is inside that margin.
  */
-enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
+static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 {
 	struct uncore_evtsel e = { .event = UNC_CBO_XSNP_RESPONSE,
 				   .umask = UNC_CBO_XSNP_HITM_XCORE, .en = true };
@@ -1130,6 +1176,9 @@ out:
 	uncore_reset(&uncore);
 	return st;
 }
+CHECK_DEFINE(760, "uncore.skl.xsnp_hitm", check_uncore_skl_xsnp_hitm,
+	     "CBo XSNP_RESPONSE.HITM_XCORE summed over CBos tracks a two-core ping-pong's 2n-1 hand-offs",
+	     .flags = CHECK_PACKAGE);
 
 /* The other CPU's side of check_uncore_skl_pmi_other_core: its core number, then its PMIs
  * counted for up to 50 ms with interrupts on. */
@@ -1186,7 +1235,7 @@ static void xpmi_partner(void *arg)
  * only the partner's core selected, the fixed counter's overflow must interrupt the partner
  * once and this CPU not at all.
  */
-enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
+static enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
 {
 	const char *why = NULL;
 	char err[PMU_ERR_LEN];
@@ -1259,3 +1308,6 @@ out:
 	trap_set_handler(VECTOR_PMI, 0);
 	return st;
 }
+CHECK_DEFINE(770, "uncore.skl.pmi_other_core", check_uncore_skl_pmi_other_core,
+	     "with PMI_SEL_CORE selecting another core, the uncore PMI reaches that core and not this one",
+	     .flags = CHECK_PACKAGE);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* CPL 3: kernels run in user mode and come back; privileged instructions fault there. */
 #include "arch/x86/trap.h"
+#include "tests/harness/check.h"
+#include "tests/checks/icount.h"
 #include "arch/x86/user.h"
-#include "boot/platform.h"
 #include "pmu/pmu.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 
 static const char *vec(int v)
@@ -13,7 +13,7 @@ static const char *vec(int v)
 	       v == X86_TRAP_UD ? "#UD(6)" : v == X86_TRAP_PF ? "#PF(14)" : "another fault";
 }
 
-enum check_status check_user_ring3(struct check_ctx *c)
+static enum check_status check_user_ring3(struct check_ctx *c)
 {
 	uint64_t ret = 0;
 	int v;
@@ -40,8 +40,10 @@ enum check_status check_user_ring3(struct check_ctx *c)
 	return check_pass(c, "measured=kernel ran at CPL 3; CLI, HLT, RDPMC(PCE=0) #GP; RDPMC(PCE=1) %s "
 			  "expected=same", vec(v));
 }
+CHECK_DEFINE(80, "user.ring3", check_user_ring3,
+	     "a kernel runs at CPL 3 and returns; CLI, HLT and RDPMC without CR4.PCE #GP there");
 
-enum check_status check_user_icount(struct check_ctx *c)
+static enum check_status check_user_icount(struct check_ctx *c)
 {
 	const struct kernel_desc *k = &kernel_loop4_desc;
 	struct region a, b;
@@ -64,3 +66,5 @@ enum check_status check_user_icount(struct check_ctx *c)
 	return check_pass(c, "measured=4000, count(N)=%llu at CPL 3 expected=4000 and %llu as at CPL 0",
 			  (unsigned long long)a.tsc, (unsigned long long)(e.insns + FRAME_TSC_OVERHEAD));
 }
+CHECK_DEFINE(90, "user.icount", check_user_icount,
+	     "the measurement frame at CPL 3 counts exactly as at CPL 0 (-icount)");

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The watchdog stops a deliberately stuck loop and the run continues. */
 #include "arch/x86/io.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "arch/x86/watchdog.h"
-#include "boot/platform.h"
-#include "tests/harness/checks.h"
 
 #define STUCK_LIMIT_US		50000ULL
 /* Upper bound on how late the timer may fire: generous for emulators (TCG delivers
@@ -20,14 +20,14 @@ static void spin_forever(void *arg)
 	}
 }
 
-enum check_status check_watchdog_stuck_loop(struct check_ctx *c)
+static enum check_status check_watchdog_stuck_loop(struct check_ctx *c)
 {
 	volatile unsigned long spins = 0;
 	uint64_t elapsed = 0;
 	enum guard_result r;
 
 	if (!watchdog_usable())
-		return check_skip(c, "%s", plat.watchdog_note);
+		return check_skip(c, "%s", env.watchdog_note);
 	r = guard_call(spin_forever, (void *)&spins, STUCK_LIMIT_US, &elapsed);
 	if (r != GUARD_TIMEOUT)
 		return check_fail(c, "measured=returned expected=timeout");
@@ -41,3 +41,5 @@ enum check_status check_watchdog_stuck_loop(struct check_ctx *c)
 			  (unsigned long long)elapsed, STUCK_LIMIT_US, STUCK_LIMIT_US + STUCK_SLACK_US,
 			  (unsigned long)spins);
 }
+CHECK_DEFINE(70, "watchdog.stuck_loop", check_watchdog_stuck_loop,
+	     "the watchdog stops a deliberately stuck loop");

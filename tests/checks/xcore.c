@@ -11,10 +11,10 @@
  *     Skylake events; Linux's skl_hw_cache_extra_regs / mem_load_l3_hit_retired).
  */
 #include "arch/x86/smp.h"
-#include "boot/platform.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
 #include "lib/string.h"
 #include "pmu/event.h"
-#include "tests/harness/checks.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 #include "tests/checks/xcore.h"
@@ -76,7 +76,7 @@ int xcore_partner(const char **why)
 		return -1;
 	}
 	for (unsigned i = 1; i < smp.ncpus; i++)
-		if (smp.cpu[i].state == SMP_IDLE && (plat.opt.cpus & (1ULL << i)))
+		if (smp.cpu[i].state == SMP_IDLE && (env.cpus & (1ULL << i)))
 			return (int)i;
 	if (smp.ncpus <= 1)
 		*why = "needs a second CPU: the MADT lists one";
@@ -162,7 +162,7 @@ static void setup(struct side *a, struct side *b, const struct kernel_desc *ka,
 
 /* --- xcore.pingpong ------------------------------------------------------------------- */
 
-enum check_status check_xcore_pingpong(struct check_ctx *c)
+static enum check_status check_xcore_pingpong(struct check_ctx *c)
 {
 	const char *why = NULL;
 	int cpu = xcore_partner(&why);
@@ -208,10 +208,13 @@ enum check_status check_xcore_pingpong(struct check_ctx *c)
 			  (unsigned long long)hi, (unsigned long long)transfers,
 			  smp.cpu[cpu].apic_id);
 }
+CHECK_DEFINE(290, "xcore.pingpong", check_xcore_pingpong,
+	     "a line handed between two CPUs 2x4096 times: each hand-off one load of a line modified in the other core",
+	     .flags = CHECK_PACKAGE);
 
 /* --- xcore.producer_consumer -------------------------------------------------------- */
 
-enum check_status check_xcore_producer_consumer(struct check_ctx *c)
+static enum check_status check_xcore_producer_consumer(struct check_ctx *c)
 {
 	const char *why = NULL;
 	int cpu = xcore_partner(&why);
@@ -251,6 +254,9 @@ enum check_status check_xcore_producer_consumer(struct check_ctx *c)
 			  (unsigned long long)want, (unsigned long long)hi, PRODUCE_N,
 			  smp.cpu[cpu].apic_id);
 }
+CHECK_DEFINE(300, "xcore.producer_consumer", check_xcore_producer_consumer,
+	     "1024 lines written on one CPU and read on another: at most one modified-line transfer each",
+	     .flags = CHECK_PACKAGE);
 
 /* --- xcore.false_sharing ------------------------------------------------------------- */
 
@@ -274,7 +280,7 @@ static enum check_status false_share(struct check_ctx *c, int cpu, bool apart, u
 	return CHECK_PASS;
 }
 
-enum check_status check_xcore_false_sharing(struct check_ctx *c)
+static enum check_status check_xcore_false_sharing(struct check_ctx *c)
 {
 	const char *why = NULL;
 	int cpu = xcore_partner(&why);
@@ -303,6 +309,9 @@ enum check_status check_xcore_false_sharing(struct check_ctx *c)
 			  "<= 16 apart", (unsigned long long)same, (unsigned long long)apart,
 			  hitm_event()->name);
 }
+CHECK_DEFINE(310, "xcore.false_sharing", check_xcore_false_sharing,
+	     "two CPUs' counters in one line move it between them; in separate lines nothing moves",
+	     .flags = CHECK_PACKAGE);
 
 /* --- for other groups' checks ------------------------------------------------------------ */
 

@@ -10,13 +10,16 @@
 #include "lib/string.h"
 #include "arch/x86/msr.h"
 #include "pmu/counter.h"
-#include "tests/harness/checks.h"
+#include "tests/checks/system.h"
 #include "tests/expect/seed.h"
 #include "tests/harness/tap.h"
+#include "tests/measure/region.h"
 
 #define DIAG_BUF_LEN	8192	/* bench.*: up to ~40 '# data:' lines */
 
 static struct tap tap;
+static runner_exit_fn exit_run;
+struct check_env env;
 static struct check_ctx *current;
 static unsigned progress_k, progress_n;	/* "# progress: k/n name" before each check */
 static char diag_buf[DIAG_BUF_LEN];
@@ -146,9 +149,7 @@ int runner_validate_globs(const struct options *o, char *err, size_t errlen)
 	for (unsigned g = 0; g < o->ntests; g++) {
 		bool hit = false;
 
-		for (size_t k = 0; k < suite_count && !hit; k++) {
-			const struct check *ck = &suite_checks[k];
-
+		for (const struct check *ck = __start_checks; ck < __stop_checks && !hit; ck++) {
 			for (unsigned i = 0; i < instances_of(ck) && !hit; i++) {
 				char name[80];
 
@@ -169,9 +170,7 @@ void runner_list(void)
 {
 	con_printf("# checks (manual ones run only when tests= names their group; a [limit] "
 		   "replaces watchdog= for its check):\n");
-	for (size_t k = 0; k < suite_count; k++) {
-		const struct check *ck = &suite_checks[k];
-
+	for (const struct check *ck = __start_checks; ck < __stop_checks; ck++) {
 		for (unsigned i = 0; i < instances_of(ck); i++) {
 			char name[80];
 
@@ -239,22 +238,14 @@ static enum guard_result run_guarded(struct check_ctx *ctx, uint32_t limit_ms,
 	}
 }
 
-/* Checks of a CPU's own PMU and health: run on every chosen CPU. */
-static const char *const per_cpu_groups[] = { "pmu", "pebs", "lbr", "bts", "system",
-					       "selftest" };
-
 bool runner_per_cpu(const struct check *ck)
 {
-	for (size_t g = 0; g < sizeof(per_cpu_groups) / sizeof(per_cpu_groups[0]); g++)
-		if (group_named_prefix(per_cpu_groups[g], ck->name))
-			return true;
-	return false;
+	return ck->flags & CHECK_PER_CPU;
 }
 
-/* Checks of the whole package or of two CPUs: run after every CPU's own checks. */
 static bool package_wide(const struct check *ck)
 {
-	return group_named_prefix("uncore", ck->name) || group_named_prefix("xcore", ck->name);
+	return ck->flags & CHECK_PACKAGE;
 }
 
 /* The CPUs the per-CPU checks run on: the chosen ones that run pmuboot, BSP first. */
@@ -409,16 +400,21 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 	return true;
 }
 
-enum run_status runner_run(const struct options *o)
+void runner_init(runner_exit_fn exit_fn)
+{
+	exit_run = exit_fn;
+}
+
+enum run_status runner_run(const struct options *o, const struct check_env *e)
 {
 	unsigned planned = 0;
 	bool bsp_runs;
 
+	env = *e;
+	oracle_announce();	/* the reference oracle's first line, before the TAP stream */
 	choose_cpus(o);
 	bsp_runs = nrun && run_cpus[0] == 0;
-	for (size_t k = 0; k < suite_count; k++) {
-		const struct check *ck = &suite_checks[k];
-
+	for (const struct check *ck = __start_checks; ck < __stop_checks; ck++) {
 		if (!runner_per_cpu(ck)) {
 			planned += planned_on(o, ck);
 			continue;
@@ -438,9 +434,7 @@ enum run_status runner_run(const struct options *o)
 
 	/* The bootstrap processor: every check in suite order (the per-CPU ones only if it
 	 * was chosen) but the package-wide ones, which run last. */
-	for (size_t k = 0; k < suite_count; k++) {
-		const struct check *ck = &suite_checks[k];
-
+	for (const struct check *ck = __start_checks; ck < __stop_checks; ck++) {
 		if ((runner_per_cpu(ck) && !bsp_runs) || package_wide(ck))
 			continue;
 		if (report_gated(o, ck))
@@ -454,9 +448,7 @@ enum run_status runner_run(const struct options *o)
 		char lost_at[80] = "";
 
 		pmu_select(cpu);
-		for (size_t k = 0; k < suite_count; k++) {
-			const struct check *ck = &suite_checks[k];
-
+		for (const struct check *ck = __start_checks; ck < __stop_checks; ck++) {
 			if (!runner_per_cpu(ck))
 				continue;
 			for (unsigned i = 0; i < instances_of(ck); i++) {
@@ -473,9 +465,7 @@ enum run_status runner_run(const struct options *o)
 	 * two CPUs at once, after every CPU's own, which they would otherwise disturb (lines
 	 * left modified in another core; an uncore left counting; under the emulated PMU, a
 	 * cache model running on every CPU once the free-running IMC counters were read). */
-	for (size_t k = 0; k < suite_count; k++) {
-		const struct check *ck = &suite_checks[k];
-
+	for (const struct check *ck = __start_checks; ck < __stop_checks; ck++) {
 		if (!package_wide(ck))
 			continue;
 		for (unsigned i = 0; i < instances_of(ck); i++)
@@ -517,5 +507,8 @@ void runner_fatal(const struct trap_frame *f)
 	trap_dump(f, diag_line);
 	tap_bail(&tap, "unexpected exception; the run cannot continue");
 	tap_summary(&tap);
-	platform_exit(RUN_FATAL);
+	if (exit_run)
+		exit_run(RUN_FATAL);
+	for (;;)	/* no exit given: nothing else is safe */
+		__asm__ volatile("cli; hlt");
 }

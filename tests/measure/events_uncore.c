@@ -15,13 +15,15 @@
 #include "arch/x86/io.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/tsc.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"
 #include "pmu/counter.h"
 #include "pmu/uncore.h"
-#include "tests/harness/checks.h"
+#include "tests/harness/check.h"
+#include "tests/harness/env.h"
+#include "tests/measure/events_uncore.h"
+#include "tests/measure/events_uncore.h"
 #include "tests/measure/region.h"
 #include "tests/expect/seed.h"
 #include "tests/measure/uncore_run.h"
@@ -118,7 +120,7 @@ static void before(uint64_t n, void *arg)
 /* Prepares case kernel k; NULL, or why it cannot run here. */
 static const char *prepare(unsigned k, char *why, size_t len)
 {
-	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), buf = plat.buf_size, ws;
+	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), buf = env.buf_size, ws;
 	const char *pwhy = NULL;
 
 	memset(&cur, 0, sizeof(cur));
@@ -137,7 +139,7 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		break;
 	case EVK_U_L2:
 		cur.n = l2 / 2 / 64;
-		cur.arg = chase_build(plat.buf, cur.n, 64, SEED);
+		cur.arg = chase_build(env.buf, cur.n, 64, SEED);
 		break;
 	case EVK_U_LLC:
 		ws = 4 * l2 < llc / 2 ? 4 * l2 : llc / 2;
@@ -150,7 +152,7 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		/* chase_build writes every node: written back once here, the lines are clean
 		 * (E, not M) when the runs read them into the LLC. */
 		cur.n = ws / 64;
-		cur.arg = chase_build(plat.buf, cur.n, 64, SEED);
+		cur.arg = chase_build(env.buf, cur.n, 64, SEED);
 		chase_flush(cur.arg, cur.n);
 		break;
 	case EVK_U_DRAM: {
@@ -161,11 +163,11 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		 * lines would, for a tenth of the building (a ring of 1M nodes was built again
 		 * for each row: most of a row's time on the emulated PMU). */
 		cur.n = bytes / 128 < DRAM_STEPS_MAX ? bytes / 128 : DRAM_STEPS_MAX;
-		if (!plat.buf || !cur.n) {
+		if (!env.buf || !cur.n) {
 			cur.n = 0;	/* "no test buffer", below */
 			break;
 		}
-		cur.arg = chase_build(plat.buf, 2 * cur.n, bytes / (2 * cur.n) / 64 * 64, SEED);
+		cur.arg = chase_build(env.buf, 2 * cur.n, bytes / (2 * cur.n) / 64 * 64, SEED);
 		break;
 	}
 	case EVK_U_EVICT_CLEAN:
@@ -177,14 +179,14 @@ static const char *prepare(unsigned k, char *why, size_t len)
 				     (unsigned long long)llc, (unsigned long long)(2 * cur.n));
 			return why;
 		}
-		cur.region = plat.buf;
+		cur.region = env.buf;
 		cur.region_bytes = llc;
-		cur.arg = chase_build(plat.buf + llc, 2 * cur.n, 64, SEED);
+		cur.arg = chase_build(env.buf + llc, 2 * cur.n, 64, SEED);
 		break;
 	case EVK_U_STORE_NT:
 		cur.desc = &kernel_store_nt_desc;
 		cur.n = buf / 128 < 65536 ? buf / 128 : 65536;
-		cur.arg = (void *)(uintptr_t)plat.buf;
+		cur.arg = (void *)(uintptr_t)env.buf;
 		break;
 	case EVK_U_STORE_LLC:
 		/* Before each run an L2-sized region read after the stored lines pushes the
@@ -193,7 +195,7 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		 * at n, 2n - L2 at 2n, N more. */
 		cur.desc = &kernel_store_plain_desc;
 		cur.n = llc / 256 > l2 / 64 ? llc / 256 : l2 / 64;
-		cur.region = plat.buf + 2 * cur.n * 64;
+		cur.region = env.buf + 2 * cur.n * 64;
 		cur.region_bytes = l2;
 		if (2 * cur.n * 64 + l2 > llc * 3 / 4 || 2 * cur.n * 64 + l2 > buf) {
 			fmt_snprintf(why, len, "%llu lines beyond the L2 (%llu bytes) and the L2 do not "
@@ -202,7 +204,7 @@ static const char *prepare(unsigned k, char *why, size_t len)
 				     (unsigned long long)llc, (unsigned long long)buf);
 			return why;
 		}
-		cur.arg = (void *)(uintptr_t)plat.buf;
+		cur.arg = (void *)(uintptr_t)env.buf;
 		break;
 	case EVK_U_PINGPONG:
 	case EVK_U_XCLEAN:
@@ -214,14 +216,14 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		}
 		cur.n = k == EVK_U_PINGPONG ? 2 * PINGPONG_N - 1 : l2 / 256;
 		if (k != EVK_U_PINGPONG) {
-			cur.region = plat.buf + 2 * cur.n * 64;
+			cur.region = env.buf + 2 * cur.n * 64;
 			cur.region_bytes = 2 * l2;
 			if (buf < 2 * cur.n * 64 + cur.region_bytes) {
 				fmt_snprintf(why, len, "the buffer (%llu bytes) is smaller than the "
 					     "chase and twice the L2", (unsigned long long)buf);
 				return why;
 			}
-			cur.arg = chase_build(plat.buf, 2 * cur.n, 64, SEED);
+			cur.arg = chase_build(env.buf, 2 * cur.n, 64, SEED);
 		}
 		break;
 	default:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurement regions and the oracle's prediction lines. */
 #include "tests/measure/region.h"
+#include "tests/harness/env.h"
 #include "pmu/counter.h"
 #include "pmu/frame.h"
 #include "arch/x86/percpu.h"
@@ -9,7 +10,6 @@
 #include "arch/x86/io.h"
 #include "arch/x86/cpuid.h"
 #include "boot/console.h"
-#include "boot/platform.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "lib/oracle_tag.h"
@@ -42,7 +42,7 @@ void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64
 	k->predict(n, arg, pmu_frame ? pmu_frame_return_site(slot) : frame_return_site(slot), c);
 
 	/* oracle-fault=: deliberately wrong models, for the harness's negative test. */
-	switch (plat.opt.oracle_fault) {
+	switch (env.oracle_fault) {
 	case ORACLE_FAULT_LOADS:
 		c->loads -= 1;
 		break;
@@ -104,7 +104,7 @@ static struct region next_region(void)
 static void predict_and_print(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
 			      void *arg, const struct region *r)
 {
-	if (plat.opt.oracle) {
+	if (env.oracle) {
 		struct exec_counts c;
 
 		region_predict_frame(f, k, n, arg, r->id, &c);
@@ -180,16 +180,16 @@ struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t 
 
 void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches)
 {
-	if (plat.opt.oracle)
+	if (env.oracle)
 		con_printf("# oracle: pmu id=%u seq=%u vcpu=%u insns=%llu branches=%llu\n", r->id,
 			   r->seq, r->vcpu, (unsigned long long)insns, (unsigned long long)branches);
 }
 
 void oracle_announce(void)
 {
-	if (plat.opt.oracle)
+	if (env.oracle)
 		con_printf("# oracle: frame overhead=%u icount=%d\n", FRAME_TSC_OVERHEAD,
-			   plat.opt.icount);
+			   env.icount);
 }
 
 static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
@@ -201,7 +201,7 @@ static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
 uint64_t cpu_cache_bytes(unsigned level)
 {
 	struct cache_info caches[MAX_CACHES];
-	unsigned n = cpu_caches(real_cpuid, NULL, &plat.cpu, caches, MAX_CACHES);
+	unsigned n = cpu_caches(real_cpuid, NULL, env.cpu, caches, MAX_CACHES);
 
 	return cache_size(caches, n, level);
 }
