@@ -21,7 +21,7 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/user.h"
 #include "arch/x86/watchdog.h"
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "boot/main.h"
 #include "tests/harness/options.h"
 #include "boot/platform.h"
@@ -32,8 +32,7 @@
 #include "pmu/pmu.h"
 #include "pmu/uncore.h"
 #include "tests/harness/list.h"
-#include "tests/kernels/kernels.h"
-#include "tests/measure/region.h"
+#include "tests/kernels/kernels.h"	/* oracle_arm */
 #include "tests/harness/runner.h"
 
 #ifndef PMUBOOT_GIT

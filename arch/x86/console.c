@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Console multiplexer: serial, optional UEFI console, optional capture for the results file. */
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "arch/x86/serial.h"
 #include "lib/fmt.h"
 #include "lib/string.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Output sinks for the run: 16550 serial always, plus the UEFI console and an in-memory
  * copy for the results file while boot services are kept. */
-#ifndef BOOT_CONSOLE_H
-#define BOOT_CONSOLE_H
+#ifndef ARCH_X86_CONSOLE_H
+#define ARCH_X86_CONSOLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,4 +28,4 @@ void con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A whole line; a '\n' is added. */
 void con_line(const char *s);
 
-#endif /* BOOT_CONSOLE_H */
+#endif /* ARCH_X86_CONSOLE_H */

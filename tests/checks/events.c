@@ -10,7 +10,7 @@
 #include "tests/harness/check.h"
 #include "tests/harness/env.h"
 #include "tests/measure/events_uncore.h"
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"

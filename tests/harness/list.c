@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `list=events`: the event catalogs of the detected CPU, one event a line. */
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"

@@ -5,7 +5,7 @@
 #include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/watchdog.h"
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "arch/x86/msr.h"

@@ -9,7 +9,7 @@
 #include "arch/x86/user.h"
 #include "arch/x86/io.h"
 #include "arch/x86/cpuid.h"
-#include "boot/console.h"
+#include "arch/x86/console.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "lib/oracle_tag.h"
