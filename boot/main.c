@@ -32,6 +32,8 @@
 #include "pmu/pmu.h"
 #include "pmu/uncore.h"
 #include "tests/harness/list.h"
+#include "tests/checks/events.h"	/* events_coverage_print */
+#include "tests/checks/measure.h"	/* measure_prepare */
 #include "tests/kernels/kernels.h"	/* oracle_arm */
 #include "tests/harness/runner.h"
 

@@ -8,6 +8,7 @@
  */
 #include "arch/x86/msr.h"
 #include "tests/harness/check.h"
+#include "tests/checks/events.h"
 #include "tests/harness/env.h"
 #include "tests/measure/events_uncore.h"
 #include "arch/x86/console.h"
@@ -22,7 +23,7 @@
 #include "tests/measure/pmu_run.h"
 #include "tests/measure/uncore_run.h"
 #include "pmu/uncore.h"
-#include "tests/checks/xcore.h"
+#include "tests/measure/xcore.h"
 #include "arch/x86/smp.h"
 
 #define EV_REPS		3		/* pairs of runs kept per measurement */

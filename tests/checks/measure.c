@@ -12,7 +12,7 @@
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/catalog.h"
-#include "tests/harness/list.h"
+#include "tests/checks/measure.h"
 #include "tests/measure/pmu_run.h"
 #include "tests/measure/user_events.h"
 

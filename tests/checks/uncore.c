@@ -26,7 +26,7 @@
 #include "pmu/uncore.h"
 #include "tests/measure/region.h"
 #include "tests/measure/uncore_run.h"
-#include "tests/checks/xcore.h"
+#include "tests/measure/xcore.h"
 #include "arch/x86/smp.h"
 
 #define UNC_REPS	5

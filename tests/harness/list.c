@@ -6,6 +6,7 @@
 #include "pmu/catalog.h"
 #include "pmu/pmu.h"
 #include "tests/harness/list.h"
+#include "tests/harness/measure_opt.h"
 
 static const char *unit_name(unsigned u)
 {

@@ -10,10 +10,10 @@
 #include "lib/string.h"
 #include "arch/x86/msr.h"
 #include "pmu/counter.h"
-#include "tests/checks/system.h"
+#include "tests/harness/cleanup.h"
 #include "tests/expect/seed.h"
 #include "tests/harness/tap.h"
-#include "tests/measure/region.h"
+#include "tests/kernels/kernels.h"	/* FRAME_TSC_OVERHEAD */
 
 #define DIAG_BUF_LEN	8192	/* bench.*: up to ~40 '# data:' lines */
 
@@ -398,6 +398,15 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 	}
 	report(&ctx);
 	return true;
+}
+
+/* The reference oracle's first line (option oracle): the measurement frame's fixed TSC
+ * overhead and whether the TSC counts retired instructions. */
+static void oracle_announce(void)
+{
+	if (env.oracle)
+		con_printf("# oracle: frame overhead=%u icount=%d\n", FRAME_TSC_OVERHEAD,
+			   env.icount);
 }
 
 void runner_init(runner_exit_fn exit_fn)

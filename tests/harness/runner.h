@@ -34,8 +34,9 @@ int runner_validate_globs(const struct options *o, char *err, size_t errlen);
 /* Whether ck runs on every chosen CPU (cpus=): the checks flagged CHECK_PER_CPU, those of a
  * CPU's own PMU and health (groups pmu, pebs, lbr, bts, system; and selftest, to prove the
  * runner on each); the rest run on the bootstrap processor, the CHECK_PACKAGE ones, of the
- * whole package or of two CPUs (uncore, xcore), after every CPU's own. When per-CPU checks run on several CPUs, or on one that is not the
- * bootstrap processor, their names end in "@apicN", N the CPU's APIC ID. */
+ * whole package or of two CPUs (uncore, xcore), after every CPU's own. When per-CPU checks
+ * run on several CPUs, or on one that is not the bootstrap processor, their names end in
+ * "@apicN", N the CPU's APIC ID. */
 bool runner_per_cpu(const struct check *ck);
 
 /* Prints every check's name, flags and description. */

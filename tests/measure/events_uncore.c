@@ -27,7 +27,7 @@
 #include "tests/measure/region.h"
 #include "tests/expect/seed.h"
 #include "tests/measure/uncore_run.h"
-#include "tests/checks/xcore.h"
+#include "tests/measure/xcore.h"
 
 #define UX_REPS		5
 #define DRAM_STEPS_MAX	50000ULL

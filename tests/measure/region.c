@@ -185,13 +185,6 @@ void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches)
 			   r->seq, r->vcpu, (unsigned long long)insns, (unsigned long long)branches);
 }
 
-void oracle_announce(void)
-{
-	if (env.oracle)
-		con_printf("# oracle: frame overhead=%u icount=%d\n", FRAME_TSC_OVERHEAD,
-			   env.icount);
-}
-
 static struct cpuid_regs real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
 {
 	(void)ctx;

@@ -66,8 +66,6 @@ void region_predict(const struct kernel_desc *k, uint64_t n, const void *arg, un
 void region_predict_frame(enum frame_kind f, const struct kernel_desc *k, uint64_t n,
 			  const void *arg, unsigned slot, struct exec_counts *c);
 
-/* Prints "# oracle: frame overhead=..." once, when the oracle option is on. */
-void oracle_announce(void);
 
 /* Bytes of this CPU's cache at `level` (1 data, 2, 3) from CPUID leaf 4, 0 if none. */
 uint64_t cpu_cache_bytes(unsigned level);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The cleanup the runner gives every check (tests/checks/system.c). */
-#ifndef TESTS_CHECKS_SYSTEM_H
-#define TESTS_CHECKS_SYSTEM_H
+/* The cleanup the runner gives every check (tests/harness/cleanup.c). */
+#ifndef TESTS_HARNESS_CLEANUP_H
+#define TESTS_HARNESS_CLEANUP_H
 
+#include <stdint.h>
 #include "tests/harness/check.h"
 
 /* After every check, however it ended (the watchdog too): stops the PMU, puts DEBUGCTL to
@@ -10,4 +11,8 @@
  * result and failing system.unexpected_interrupts), removes the checks' PMI handlers. */
 void check_cleanup(struct check_ctx *c);
 
-#endif /* TESTS_CHECKS_SYSTEM_H */
+/* PMIs the cleanups drained so far (this CPU and others), *by the checks that left them
+ * ("none" when none did). */
+uint64_t cleanup_pmis_left(const char **by);
+
+#endif /* TESTS_HARNESS_CLEANUP_H */

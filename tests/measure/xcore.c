@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* Two CPUs at once: the partner, both sides of a cross-core kernel, the plain ping-pong. */
+#include "tests/measure/xcore.h"
+#include "arch/x86/smp.h"
+#include "lib/fmt.h"
+#include "lib/string.h"
+#include "pmu/event.h"
+#include "tests/harness/env.h"
+#include "tests/measure/pmu_run.h"
+#include "tests/measure/region.h"
+
+#define PARTNER_WAIT_US	(20ULL * 1000 * 1000)
+
+
+const struct hitm_event *xcore_hitm_event(void)
+{
+	static const struct hitm_event nhm = { 0x0f, 0x02, "MEM_UNCORE_RETIRED.OTHER_CORE_L2_HITM" };
+	static const struct hitm_event skl = { 0xd2, 0x04, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM" };
+
+	switch (pmu.uarch) {
+	case UARCH_NEHALEM:
+	case UARCH_WESTMERE:
+		return &nhm;
+	case UARCH_SKYLAKE:
+	case UARCH_KABY_LAKE:
+	case UARCH_ICE_LAKE:
+	case UARCH_TIGER_LAKE:
+	case UARCH_ROCKET_LAKE:
+		return &skl;
+	default:
+		return NULL;
+	}
+}
+
+const char *xcore_no_hitm_count(void)
+{
+	const char *why = pmu_unavailable_reason(false);
+
+	if (why)
+		return why;
+	if (pmu.version < 2)
+		return "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame";
+	if (!xcore_hitm_event())
+		return "pmuboot knows no cross-core HITM load event for this microarchitecture";
+	return NULL;
+}
+
+int xcore_partner(const char **why)
+{
+	if (smp.kept) {
+		*why = "boot services kept: the firmware's MP services run one blocking call at a "
+		       "time, not two sides at once";
+		return -1;
+	}
+	for (unsigned i = 1; i < smp.ncpus; i++)
+		if (smp.cpu[i].state == SMP_IDLE && (env.cpus & (1ULL << i)))
+			return (int)i;
+	if (smp.ncpus <= 1)
+		*why = "needs a second CPU: the MADT lists one";
+	else if (smp.why[0])
+		*why = smp.why;
+	else
+		*why = "needs a second CPU: none of the chosen ones (cpus=) is running";
+	return -1;
+}
+
+
+static void run_side(void *p)
+{
+	struct xcore_side *s = p;
+
+	if (s->count) {
+		const struct hitm_event *e = xcore_hitm_event();
+		struct pmu_evtsel sel = { .event = e->event, .umask = e->umask, .os = true,
+					  .en = true };
+		struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_evtsel_encode(&sel) };
+		struct pmu_result res;
+
+		s->err = pmu_run(&cfg, 1, s->k, s->n, s->arg, NULL, &res, s->errmsg,
+				 sizeof(s->errmsg));
+		s->hitm = res.delta[0];
+	} else {
+		measure_kernel(s->k, s->n, s->arg);
+	}
+}
+
+struct xcore_arg xcore_args[2];
+/* The shared data: a page of its own for the ping-pong line and the two counters, the
+ * producer's lines after it. */
+uint8_t xcore_page[4096] __attribute__((aligned(4096)));
+uint8_t xcore_produce_buf[PRODUCE_N * 64] __attribute__((aligned(4096)));
+
+enum check_status xcore_run_pair(struct check_ctx *c, int cpu, struct xcore_side *a,
+				 struct xcore_side *b)
+{
+	int r;
+
+	measure_concurrent = true;
+	r = run_start((unsigned)cpu, run_side, b);
+	if (r) {
+		measure_concurrent = false;
+		return check_fail(c, "measured=CPU %d not started: %s expected=a partner", cpu,
+				  smp_error_name(r));
+	}
+	run_side(a);
+	r = run_wait((unsigned)cpu, PARTNER_WAIT_US);
+	measure_concurrent = false;
+	if (r)
+		return check_fail(c, "measured=CPU %d (APIC ID %u): %s expected=its side done", cpu,
+				  smp.cpu[cpu].apic_id, smp_error_name(r));
+	if (a->err || b->err)
+		return check_fail(c, "measured=%s expected=both sides counted",
+				  a->err ? a->errmsg : b->errmsg);
+	return CHECK_PASS;
+}
+
+void xcore_setup(struct xcore_side *a, struct xcore_side *b, const struct kernel_desc *ka,
+		 const struct kernel_desc *kb, uint64_t n, volatile uint64_t *sa,
+		 volatile uint64_t *sb)
+{
+	bool count = !xcore_no_hitm_count();
+
+	memset(xcore_args, 0, sizeof(xcore_args));
+	xcore_args[0] = (struct xcore_arg){ .shared = sa, .role = 0,
+					    .spin_limit = XCORE_SPIN_LIMIT };
+	xcore_args[1] = (struct xcore_arg){ .shared = sb, .role = 1,
+					    .spin_limit = XCORE_SPIN_LIMIT };
+	*a = (struct xcore_side){ .k = ka, .n = n, .arg = &xcore_args[0], .count = count };
+	*b = (struct xcore_side){ .k = kb, .n = n, .arg = &xcore_args[1], .count = count };
+}
+
+int xcore_pingpong(unsigned cpu, uint64_t n, char *err, size_t errlen)
+{
+	volatile uint64_t *line = (volatile uint64_t *)xcore_page;
+	struct check_ctx ctx;
+	struct xcore_side a, b;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memset(xcore_page, 0, sizeof(xcore_page));
+	xcore_setup(&a, &b, &kernel_pingpong_desc, &kernel_pingpong_desc, n, line, line);
+	a.count = b.count = false;
+	if (xcore_run_pair(&ctx, (int)cpu, &a, &b) != CHECK_PASS) {
+		str_lcpy(err, ctx.detail, errlen);
+		return -1;
+	}
+	if (*line != 2 * n) {
+		fmt_snprintf(err, errlen, "the ping-pong line holds %llu, not %llu (waits %llu/%llu)",
+			     (unsigned long long)*line, (unsigned long long)(2 * n),
+			     (unsigned long long)xcore_args[0].spins, (unsigned long long)xcore_args[1].spins);
+		return -1;
+	}
+	return 0;
+}
