@@ -182,8 +182,9 @@ static enum check_status check_bts_threshold(struct check_ctx *c)
 
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the BTS interrupt");
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the BTS interrupt"))
+		return CHECK_SKIP;
 	bts_pmis = 0;
 	bts_index_at_pmi = 0;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &bts_dbg);

@@ -787,8 +787,9 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 		return check_skip(c, "no expectation: %s (%s)", r->why, r->source);
 	if (ev_kernel_uncore(r->c[0].kernel))
 		return check_events_uncore_row(c, r, c->instance);
-	if (pmu.version < 2 && !env.force_pmu)
-		return check_skip(c, "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame");
+	if (check_skip_unless_forced(c, pmu.version < 2,
+				     "PMU version 1: no IA32_PERF_GLOBAL_CTRL for the measurement frame"))
+		return CHECK_SKIP;
 	for (unsigned k = 0; k < events_ncases(r); k++)
 		measure_group(m, r->c[k].kernel, r->c[k].size);
 	ok = eval_core_row(r, &ec, detail, sizeof(detail));

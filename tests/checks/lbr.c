@@ -318,16 +318,19 @@ static enum check_status check_lbr_filter(struct check_ctx *c)
 	unsigned bad, n;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (!pmu.lbr.arch && !pmu.lbr.has_select && !env.force_pmu)
-		return check_skip(c, "no MSR_LBR_SELECT on %s: its LBR records every branch",
-				  pmu_uarch_name(pmu.uarch));
+	if (check_skip_unless_forced(c, !pmu.lbr.arch && !pmu.lbr.has_select,
+				     "no MSR_LBR_SELECT on %s: its LBR records every branch",
+				     pmu_uarch_name(pmu.uarch)))
+		return CHECK_SKIP;
 	if (pmu.lbr.arch && (fc->drop_cpl0 || fc->drop_user) && !pmu.lbr.arch_cpl_filter &&
 	    !env.force_pmu)
 		return check_skip(c, "architectural LBR without CPL filtering (CPUID.1CH:EBX[0]=0)");
-	if (pmu.lbr.arch && fc->drop && !pmu.lbr.arch_branch_filter && !env.force_pmu)
-		return check_skip(c, "architectural LBR without branch filtering (CPUID.1CH:EBX[1]=0)");
-	if (calls && (pmu.errata & PMU_ERRATUM_LBR_CALL_FILTER) && !env.force_pmu)
-		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_LBR_CALL_FILTER));
+	if (check_skip_unless_forced(c, pmu.lbr.arch && fc->drop && !pmu.lbr.arch_branch_filter,
+				     "architectural LBR without branch filtering (CPUID.1CH:EBX[1]=0)"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, calls && (pmu.errata & PMU_ERRATUM_LBR_CALL_FILTER),
+				     "%s", pmu_erratum_note(PMU_ERRATUM_LBR_CALL_FILTER)))
+		return CHECK_SKIP;
 	if (fc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_BRANCHES) &&
 	    !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
@@ -385,8 +388,9 @@ static enum check_status check_lbr_mispredict(struct check_ctx *c)
 	uint64_t state = 0xace1ace1ace1ace1ULL;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (!pmu.lbr.has_mispred && !env.force_pmu)
-		return check_skip(c, "LBR format %u records no mispredicted flag", pmu.lbr.format);
+	if (check_skip_unless_forced(c, !pmu.lbr.has_mispred,
+				     "LBR format %u records no mispredicted flag", pmu.lbr.format))
+		return CHECK_SKIP;
 	/* Always taken, once to train the predictors, then recorded: no entry mispredicted. */
 	for (unsigned pass = 0; pass < 2; pass++)
 		if (lbr_run(&kernel_branch_pattern_desc, MISPRED_N, &always, NULL, &run, err,
@@ -493,13 +497,15 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	LBR_CHECK_PROLOGUE(c);
 	if (pmu_unavailable_reason(env.force_pmu))
 		return check_skip(c, "%s", pmu_unavailable_reason(false));
-	if (pmu.lbr.arch && !env.force_pmu)
-		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL, frozen by "
-				  "DEBUGCTL.FREEZE_LBRS_ON_PMI and LBR_FRZ): not yet checked here");
+	if (check_skip_unless_forced(c, pmu.lbr.arch,
+				     "architectural LBR (recording through IA32_LBR_CTL, frozen by "
+				     "DEBUGCTL.FREEZE_LBRS_ON_PMI and LBR_FRZ): not yet checked here"))
+		return CHECK_SKIP;
 	if ((pmu.version < 2 || pmu.num_gp < 2) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and 2 GP counters");
-	if (!(pmu.events & (1U << ARCH_EVENT_BRANCHES)) && !env.force_pmu)
-		return check_skip(c, "branches retired not available (CPUID.0AH:EBX[5])");
+	if (check_skip_unless_forced(c, !(pmu.events & (1U << ARCH_EVENT_BRANCHES)),
+				     "branches retired not available (CPUID.0AH:EBX[5])"))
+		return CHECK_SKIP;
 	/* The overflowing branch: a taken pattern branch whose predecessor in the stack is a
 	 * back edge, so a stack one entry short or long cannot look right. Branch b (1 = the
 	 * frame's CALL) is the kernel's branch b - 1: odd kernel branches are the JC. */
@@ -701,9 +707,10 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	enum check_status st;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (pmu.lbr.arch && !env.force_pmu)
-		return check_skip(c, "architectural LBR (recording through IA32_LBR_CTL): sampling not "
-				  "yet checked here");
+	if (check_skip_unless_forced(c, pmu.lbr.arch,
+				     "architectural LBR (recording through IA32_LBR_CTL): sampling not "
+				     "yet checked here"))
+		return CHECK_SKIP;
 	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
 	bb_start = (1ULL << (pmu.gp_width & 63)) - BB_PERIOD;

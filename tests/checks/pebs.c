@@ -464,10 +464,12 @@ static enum check_status check_pebs_threshold(struct check_ctx *c)
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
-	if ((pmu.errata & PMU_ERRATUM_PEBS_CORE2) && !env.force_pmu)
-		return check_skip(c, "%s", pmu_erratum_note(PMU_ERRATUM_PEBS_CORE2));
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, (pmu.errata & PMU_ERRATUM_PEBS_CORE2),
+				     "%s", pmu_erratum_note(PMU_ERRATUM_PEBS_CORE2)))
+		return CHECK_SKIP;
 	rec = pebs_rec_size(&s);
 	want_index = addr(pebs_buf) + (uint64_t)THR_RECORDS * rec;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
@@ -648,9 +650,10 @@ static enum check_status check_pebs_load_latency(struct check_ctx *c)
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
-	if (!pebs_has_ld_lat(&pmu) && !env.force_pmu)
-		return check_skip(c, "no load-latency PEBS on %s (Nehalem and later big cores)",
-				  pmu_uarch_name(pmu.uarch));
+	if (check_skip_unless_forced(c, !pebs_has_ld_lat(&pmu),
+				     "no load-latency PEBS on %s (Nehalem and later big cores)",
+				     pmu_uarch_name(pmu.uarch)))
+		return CHECK_SKIP;
 	if (env.buf_size < lc->nodes * 64)
 		return check_skip(c, "the %llu-byte test buffer holds fewer than %llu lines",
 				  (unsigned long long)env.buf_size, (unsigned long long)lc->nodes);
@@ -883,8 +886,9 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 
 	if (no_adaptive())
 		return check_skip(c, "%s", no_adaptive());
-	if (!(pmu.fixed_mask & 1) && !env.force_pmu)
-		return check_skip(c, "no fixed counter 0");
+	if (check_skip_unless_forced(c, !(pmu.fixed_mask & 1),
+				     "no fixed counter 0"))
+		return CHECK_SKIP;
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=a PEBS run", err);

@@ -532,11 +532,13 @@ static enum check_status check_pmu_reset_state(struct check_ctx *c)
 		return check_skip(c, "%s", no_global_ctrl());
 	/* QEMU with KVM resets the guest's GLOBAL_CTRL to 0 itself (x86_cpu_reset, written at
 	 * KVM_PUT_RESET_STATE), whatever KVM would do: the CPU's reset value is not visible. */
-	if (pmu.hypervisor && !pmu.tcg && !env.force_pmu)
-		return check_skip(c, "under a hypervisor (%s) the reset value seen is the VMM's",
-				  env.cpu->hv_signature);
-	if (pmu.hybrid && !env.force_pmu)
-		return check_skip(c, "hybrid part: CPUID.0AH does not give this core's GP counters");
+	if (check_skip_unless_forced(c, pmu.hypervisor && !pmu.tcg,
+				     "under a hypervisor (%s) the reset value seen is the VMM's",
+				     env.cpu->hv_signature))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, pmu.hybrid,
+				     "hybrid part: CPUID.0AH does not give this core's GP counters"))
+		return CHECK_SKIP;
 	if (!s->saved && env.force_pmu)
 		return check_fail(c, "measured=no saved PMU state expected=the firmware's PMU read at "
 				  "boot");
@@ -679,8 +681,9 @@ static enum check_status check_pmu_running_write(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)) && !env.force_pmu)
-		return check_skip(c, "instructions retired not available (CPUID.0AH:EBX[1])");
+	if (check_skip_unless_forced(c, !(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)),
+				     "instructions retired not available (CPUID.0AH:EBX[1])"))
+		return CHECK_SKIP;
 	for (unsigned t = 0; kept < PMU_REPS && t < 2 * PMU_REPS; t++) {
 		uint64_t x, y;
 
@@ -894,8 +897,9 @@ CHECK_DEFINE(270, "pmu.overflow", check_pmu_overflow,
 
 static enum check_status check_pmu_pmi(struct check_ctx *c)
 {
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
 	return overflow_run(c, true);
 }
 CHECK_DEFINE(280, "pmu.pmi", check_pmu_pmi,
@@ -917,8 +921,9 @@ static enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 3 && !env.force_pmu)
-		return check_skip(c, "needs 3 GP counters, CPUID.0AH enumerates %u", pmu.num_gp);
+	if (check_skip_unless_forced(c, pmu.num_gp < 3,
+				     "needs 3 GP counters, CPUID.0AH enumerates %u", pmu.num_gp))
+		return CHECK_SKIP;
 	/* Cycles with >= 1 instruction retired, cycles with < 1, and all cycles: the first two
 	 * partition the third (seed 002: INV inverts the CMASK comparison). On the 4-instruction
 	 * loop a big core retires in every cycle, leaving INV and EDGE near 0; the divider loop
@@ -984,8 +989,9 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 2 && !env.force_pmu)
-		return check_skip(c, "needs 2 GP counters");
+	if (check_skip_unless_forced(c, pmu.num_gp < 2,
+				     "needs 2 GP counters"))
+		return CHECK_SKIP;
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
 	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
@@ -1100,8 +1106,9 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
 	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
@@ -1167,8 +1174,9 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
 	storm.start = (1ULL << (pmu.gp_width & 63)) - STORM_PERIOD;
 	if (!pmu.full_width_write && pmu_legacy_write_result(storm.start, pmu.gp_width) != storm.start &&
 	    !env.force_pmu)
@@ -1298,8 +1306,9 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 		return check_skip(c, "%s", no_global_ctrl());
 	if (user_unavailable())
 		return check_skip(c, "%s", user_unavailable());
-	if (pmu.num_gp < 2 && !env.force_pmu)
-		return check_skip(c, "needs 2 GP counters");
+	if (check_skip_unless_forced(c, pmu.num_gp < 2,
+				     "needs 2 GP counters"))
+		return CHECK_SKIP;
 	if (usr_os_diff(true, PMU_N, u, &discarded, err, sizeof(err)) ||
 	    usr_os_diff(false, PMU_N, k, &discarded, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=USR and OS counters counted", err);
@@ -1404,14 +1413,17 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if ((pmu.errata & PMU_ERRATUM_FAR_INSNS) && !env.force_pmu)
-		return check_skip(c, "%s: the IRETQ of every PMI counts twice", pmu_erratum_note(pmu.errata));
+	if (check_skip_unless_forced(c, (pmu.errata & PMU_ERRATUM_FAR_INSNS),
+				     "%s: the IRETQ of every PMI counts twice", pmu_erratum_note(pmu.errata)))
+		return CHECK_SKIP;
 	if (user_unavailable())
 		return check_skip(c, "%s", user_unavailable());
-	if (pmu.num_gp < 2 && !env.force_pmu)
-		return check_skip(c, "needs 2 GP counters");
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
+	if (check_skip_unless_forced(c, pmu.num_gp < 2,
+				     "needs 2 GP counters"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
 	exact_start = (1ULL << (pmu.gp_width & 63)) - PMI_EXACT_PERIOD;
 	if (!pmu.full_width_write && pmu_legacy_write_result(exact_start, pmu.gp_width) != exact_start &&
 	    !env.force_pmu)
@@ -1559,10 +1571,12 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.num_gp < 2 && !env.force_pmu)
-		return check_skip(c, "needs 2 GP counters");
-	if (!apic.present && !env.force_pmu)
-		return check_skip(c, "no local APIC for the PMI");
+	if (check_skip_unless_forced(c, pmu.num_gp < 2,
+				     "needs 2 GP counters"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, !apic.present,
+				     "no local APIC for the PMI"))
+		return CHECK_SKIP;
 	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
 	    !env.force_pmu)
 		return check_skip(c, "start value needs full-width writes");
@@ -1714,9 +1728,10 @@ static enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
-	if (pmu.version < 4 && !env.force_pmu)
-		return check_skip(c, "GLOBAL_STATUS_SET and GLOBAL_INUSE need PMU version 4 (this is %u)",
-				  pmu.version);
+	if (check_skip_unless_forced(c, pmu.version < 4,
+				     "GLOBAL_STATUS_SET and GLOBAL_INUSE need PMU version 4 (this is %u)",
+				     pmu.version))
+		return CHECK_SKIP;
 	if ((r = pmu_global_status_set(&pmu, bit)) || (r = pmu_global_status(&pmu, &st)))
 		return check_fail(c, "measured=%s expected=STATUS_SET written and STATUS read",
 				  r > 0 ? "fault" : "refused");

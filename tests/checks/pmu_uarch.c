@@ -232,8 +232,9 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 	if (!has_mem_load_retired_d1() && !env.force_pmu)
 		return check_skip(c, "MEM_LOAD_RETIRED.Lx_MISS as on Skylake; this is %s",
 				  pmu_uarch_name(pmu.uarch));
-	if (!size[1] && !env.force_pmu)
-		return check_skip(c, "CPUID leaf 4 reports no data caches");
+	if (check_skip_unless_forced(c, !size[1],
+				     "CPUID leaf 4 reports no data caches"))
+		return CHECK_SKIP;
 	for (unsigned lvl = 1; lvl <= 3; lvl++) {
 		/* Half the level: it fits, misses must be rare. Eight times it (when the buffer
 		 * holds that): a random step hits the level with probability 1/8 at most. */

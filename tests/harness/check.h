@@ -82,6 +82,17 @@ enum check_status check_report(struct check_ctx *c, enum check_status st, const 
 /* Pass when measured == expected; detail "measured=M expected=E" plus an optional note. */
 enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
 				  const char *note);
+/*
+ * The force-pmu rule, in one place: a check SKIPs for what the PMU or the platform lacks
+ * (`missing`), unless force-pmu asks it to run anyway, and then fail where that really is
+ * missing. Returns true, with the SKIP and its reason recorded, when the check must stop
+ * and return CHECK_SKIP:
+ *
+ *	if (check_skip_unless_forced(c, pmu.num_gp < 2, "needs 2 GP counters"))
+ *		return CHECK_SKIP;
+ */
+bool check_skip_unless_forced(struct check_ctx *c, bool missing, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Extra diagnostic lines printed under the result. */
 void check_diag(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

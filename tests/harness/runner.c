@@ -36,6 +36,19 @@ enum check_status check_report(struct check_ctx *c, enum check_status st, const 
 	return st;
 }
 
+bool check_skip_unless_forced(struct check_ctx *c, bool missing, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!missing || env.force_pmu)
+		return false;
+	va_start(ap, fmt);
+	fmt_vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+	c->status = CHECK_SKIP;
+	return true;
+}
+
 enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
 				  const char *note)
 {
