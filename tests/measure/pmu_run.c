@@ -235,14 +235,14 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 	return 0;
 }
 
-const char *pmu_diff_note(const struct pmu_diff *d)
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis)
 {
 	static char b[96];
 
-	if (d->discarded)
-		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", d->kept,
-			     d->discarded, (unsigned long long)d->smis);
+	if (discarded)
+		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", kept, discarded,
+			     (unsigned long long)smis);
 	else
-		fmt_snprintf(b, sizeof(b), " reps=%u", d->kept);
+		fmt_snprintf(b, sizeof(b), " reps=%u", kept);
 	return b;
 }

@@ -103,8 +103,14 @@ int pairs_finish(const struct pairs *p, int64_t *diff, int64_t *median, int64_t 
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen);
-/* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)": for result lines. */
-const char *pmu_diff_note(const struct pmu_diff *d);
+/* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)": the tail of every
+ * differential's result line, core or uncore (pmu_diff_note, unc_diff_note). One buffer:
+ * use one note per formatted line. */
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis);
+static inline const char *pmu_diff_note(const struct pmu_diff *d)
+{
+	return pairs_note(d->kept, d->discarded, d->smis);
+}
 
 /* A GP selector counting architectural event ev in ring 0. */
 uint64_t pmu_os_evtsel(enum arch_event ev);

@@ -149,15 +149,3 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 	memcpy(d->imc_median, med + UNC_RUN_MAX, sizeof(d->imc_median));
 	return 0;
 }
-
-const char *unc_diff_note(const struct unc_diff *d)
-{
-	static char b[96];
-
-	if (d->discarded)
-		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", d->kept,
-			     d->discarded, (unsigned long long)d->smis);
-	else
-		fmt_snprintf(b, sizeof(b), " reps=%u", d->kept);
-	return b;
-}

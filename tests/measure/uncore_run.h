@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "pmu/uncore.h"
 #include "tests/kernels/kernels.h"
+#include "tests/measure/pmu_run.h"	/* pairs_note */
 
 #define UNC_RUN_MAX	16	/* 4 CBos x 2, ARB 2, fixed: 11; Nehalem 8 + fixed: 9 */
 
@@ -42,7 +43,10 @@ struct unc_diff {
 int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			    uint64_t n, void *arg, const struct unc_run_opts *o, struct unc_diff *d,
 			    char *err, size_t errlen);
-/* " reps=K" and " smi_discarded=D (S SMIs)" when pairs were discarded. */
-const char *unc_diff_note(const struct unc_diff *d);
+/* " reps=K" and " smi_discarded=D (S SMIs)" when pairs were discarded (pairs_note). */
+static inline const char *unc_diff_note(const struct unc_diff *d)
+{
+	return pairs_note(d->kept, d->discarded, d->smis);
+}
 
 #endif /* TESTS_MEASURE_UNCORE_RUN_H */
