@@ -24,6 +24,7 @@
 #include "pmu/lbr.h"
 #include "pmu/pmi.h"
 #include "tests/measure/region.h"
+#include "tests/measure/pmi.h"
 #include "tests/measure/pmu_run.h"
 
 static uint64_t addr_of(const void *p)
@@ -446,12 +447,6 @@ CHECK_DEFINE(570, "lbr.mispredict", check_lbr_mispredict,
  */
 static struct pmi_stats lbr_pmi;
 
-static void lbr_pmi_irq(struct trap_frame *f)
-{
-	(void)f;
-	pmu_pmi_handle(&pmu, &lbr_pmi, env.pmi_nmi);
-}
-
 /* The taken branches, oldest first, of the frame's CALL and the first `branches` branches
  * of kernel_branch_pattern(n, p), the last LBR_DEPTH of them. */
 static unsigned pattern_taken(const struct branch_pattern *p, uint64_t branches, unsigned slot,
@@ -532,8 +527,7 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	}
 	memset(&lbr_pmi, 0, sizeof(lbr_pmi));
 	lbr_pmi.keep = GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_LBRS_FROZEN;
-	trap_set_handler(env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, lbr_pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, env.pmi_nmi);
+	pmi_route(&lbr_pmi);
 	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR |
 			    DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
 		st = check_fail(c, "measured=DEBUGCTL write fault %d expected=LBR and both freeze bits "
@@ -549,14 +543,7 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 		st = check_fail(c, "measured=%s expected=a frozen run", err);
 		goto out;
 	}
-	{	/* let a PMI held by IF arrive */
-		uint64_t t0 = rdtsc();
-
-		irq_enable();
-		while (!lbr_pmi.pmis && rdtsc() - t0 < tsc_from_us(10000))
-			cpu_relax();
-		irq_disable();
-	}
+	pmi_wait(&lbr_pmi, 1);	/* let a PMI held by IF arrive */
 	if ((r = lbr_read(&pmu.lbr, run.got, LBR_MAX_DEPTH, &run.ngot))) {
 		st = check_fail(c, "measured=LBR read fault %d expected=a frozen stack", r);
 		goto out;
@@ -618,8 +605,7 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 			v4 ? "LBR_FRZ set" : "DEBUGCTL.LBR cleared");
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI, 0);
+	pmi_unroute(&lbr_pmi);
 	return st;
 }
 CHECK_DEFINE(580, "lbr.freeze_on_pmi", check_lbr_freeze_on_pmi,

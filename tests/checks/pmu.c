@@ -22,6 +22,7 @@
 #include "pmu/pmi.h"
 #include "tests/expect/arch.h"
 #include "tests/measure/region.h"
+#include "tests/measure/pmi.h"
 #include "tests/measure/pmu_run.h"
 
 #define PMU_N		100000ULL	/* calibrated-loop iterations for event checks */
@@ -729,54 +730,6 @@ CHECK_DEFINE(220, "pmu.running_write", check_pmu_running_write,
 
 static struct pmi_stats pmi_stats;
 
-static void pmi_irq(struct trap_frame *f)
-{
-	(void)f;
-	pmu_pmi_handle(&pmu, &pmi_stats, env.pmi_nmi);
-}
-
-static unsigned pmi_vector(void)
-{
-	return env.pmi_nmi ? X86_TRAP_NMI : VECTOR_PMI;
-}
-
-/* Routes PMIs to pmi_irq as configured (pmi=interrupt|nmi). */
-static void pmi_route(void)
-{
-	trap_set_handler(pmi_vector(), pmi_irq);
-	pmu_pmi_lvt_setup(VECTOR_PMI, env.pmi_nmi);
-}
-
-/* Interrupts the check's handler has taken, of every kind. */
-static uint64_t pmi_handled(void)
-{
-	return pmi_stats.pmis + pmi_stats.spurious + pmi_stats.not_pmi;
-}
-
-/* Undoes pmi_route(): every counter stopped first, then a PMI still waiting in the IRR is
- * taken by the check's handler (counted there), then the handler goes. Returns how many
- * were waiting (one still pending after the drain counts too). */
-static unsigned pmi_unroute(void)
-{
-	uint64_t before = pmi_handled();
-	bool pending = false;
-
-	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
-	trap_set_handler(pmi_vector(), 0);
-	return (unsigned)(pmi_handled() - before) + pending;
-}
-
-/* With interrupts on for up to 10 ms, lets a PMI requested inside the frame arrive. */
-static void pmi_wait(uint64_t want)
-{
-	uint64_t t0 = rdtsc();
-
-	irq_enable();
-	while (pmi_stats.pmis < want && rdtsc() - t0 < tsc_from_us(10000))
-		cpu_relax();
-	irq_disable();
-}
-
 /* Instances: every GP counter, then every fixed counter. */
 static unsigned pmu_counter_instances(void)
 {
@@ -824,7 +777,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	cfg.evtsel = pmu_evtsel_encode(&e);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	/* The LVT is open either way: without INT no PMI may arrive. */
-	pmi_route();
+	pmi_route(&pmi_stats);
 	/* 1000 iterations retire 4000+ instructions; fixed counters 1-3 count cycles or
 	 * slots, so they get the long run (at least 50000 of either): one overflow each. */
 	if (pmu_run(&cfg, 1, &kernel_loop4_desc, fixed && idx > 0 ? PMU_N : 1000, NULL, NULL, &res,
@@ -833,7 +786,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 		goto out;
 	}
 	pmu_global_status(&pmu, &status);
-	pmi_wait(1);
+	pmi_wait(&pmi_stats, 1);
 	after = res.value[0];
 	if (intr) {
 		if (pmi_stats.pmis != 1 || !(pmi_stats.overflows[bit]) || pmi_stats.not_pmi ||
@@ -880,7 +833,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 					width, (unsigned long long)before, bit);
 	}
 out:
-	drained = pmi_unroute();
+	drained = pmi_unroute(&pmi_stats);
 	if (drained && st == CHECK_PASS)
 		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
 				drained);
@@ -1010,7 +963,7 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	}
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.keep = GLOBAL_STATUS_COUNTERS_FROZEN;
-	pmi_route();
+	pmi_route(&pmi_stats);
 	/* 100000 iterations retire 400000 instructions; the PMI request at `before` freezes both
 	 * counters, so the watcher holds `before` plus the skid, not 400000. */
 	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, NULL, &res, err, sizeof(err))) {
@@ -1020,7 +973,7 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	/* With pmi=interrupt the PMI was taken as the frame restored IF; either way the handler
 	 * acknowledged the overflow and left CTR_FRZ (v4) for this read. */
 	pmu_global_status(&pmu, &status);
-	pmi_wait(1);
+	pmi_wait(&pmi_stats, 1);
 	skid = res.delta[1] > before ? res.delta[1] - before : 0;
 	/* The freeze acts on the PMI request, as the overflow is detected (FREEZE_SKID_MAX). */
 	if (res.delta[1] > before + FREEZE_SKID_MAX || res.delta[1] < before) {
@@ -1076,7 +1029,7 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 				(unsigned long long)skid, (unsigned long long)status);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
-	drained = pmi_unroute();
+	drained = pmi_unroute(&pmi_stats);
 	if (drained && st == CHECK_PASS)
 		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
 				drained);
@@ -1204,7 +1157,7 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	storm.active = false;
 	irq_disable();
 	elapsed = tsc_to_us(rdtsc() - t0);
-	handled = pmi_handled();
+	handled = pmi_handled(&pmi_stats);
 	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
 	if (pmi_stats.pmis < 100)
 		st = check_fail(c, "measured=%llu PMIs expected=a storm (>= 100) over %llu iterations",
@@ -1218,7 +1171,7 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 				"left pending", (unsigned long long)pmi_stats.pmis,
 				(unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
 				(unsigned long long)pmi_stats.spurious,
-				(unsigned long long)(pmi_handled() - handled));
+				(unsigned long long)(pmi_handled(&pmi_stats) - handled));
 out:
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(VECTOR_PMI, 0);
