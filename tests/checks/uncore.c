@@ -11,6 +11,7 @@
  */
 #include "arch/x86/apic.h"
 #include "tests/harness/check.h"
+#include "tests/expect/uncore.h"
 #include "tests/harness/env.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/io.h"
@@ -214,6 +215,7 @@ static int64_t sum_diff(const struct unc_diff *d, unsigned n)
  */
 static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 {
+	struct expect_range drive, quiet;
 	struct unc_cfg cfg[UNC_SKL_MAX_CBO];
 	struct unc_run_opts o = { .reps = UNC_REPS };
 	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), n, nq, ws;
@@ -248,11 +250,13 @@ static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 		fmt_snprintf(one, sizeof(one), "%s%lld", b ? "+" : "", (long long)d.diff[b]);
 		str_lcat(shares, one, sizeof(shares));
 	}
-	if (sum < (int64_t)n / 2 || sum > 3 * (int64_t)n + 1024)
+	drive = expect_unc(UNC_DRIVE_LLC, n);
+	quiet = expect_unc(UNC_QUIET_CACHE, nq);
+	if (sum < drive.lo || sum > drive.hi)
 		return check_fail(c, "measured=%lld read lookups (%s) over %llu steps of a %llu-byte chase "
 				  "expected=%lld..%lld (a step misses the %llu-byte L2 with p=3/4)%s",
 				  (long long)sum, shares, (unsigned long long)n, (unsigned long long)ws,
-				  (long long)n / 2, 3 * (long long)n + 1024, (unsigned long long)l2,
+				  (long long)drive.lo, (long long)drive.hi, (unsigned long long)l2,
 				  unc_diff_note(&d));
 	for (unsigned b = 0; b < nc; b++)
 		if (d.diff[b] < (int64_t)(n / (8 * nc)))
@@ -260,15 +264,15 @@ static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 					  "%llu each (the slices hash the lines between them)", b,
 					  (long long)d.diff[b], (long long)sum, shares,
 					  (unsigned long long)(n / (8 * nc)));
-	if (qsum > (int64_t)nq / 16 + 1024)
+	if (qsum > quiet.hi)
 		return check_fail(c, "measured=%lld read lookups over %llu steps of an L2-resident chase "
 				  "expected=<= %lld (hits in the L2 never reach a CBo)%s", (long long)qsum,
-				  (unsigned long long)nq, (long long)nq / 16 + 1024, unc_diff_note(&q));
+				  (unsigned long long)nq, (long long)quiet.hi, unc_diff_note(&q));
 	return check_pass(c, "measured=%lld (%s) over %llu steps of 4xL2, %lld over %llu steps of L2/2 "
 			  "expected=%lld..%lld, each CBo >= %llu; <= %lld%s", (long long)sum, shares,
 			  (unsigned long long)n, (long long)qsum, (unsigned long long)nq,
-			  (long long)n / 2, 3 * (long long)n + 1024, (unsigned long long)(n / (8 * nc)),
-			  (long long)nq / 16 + 1024, unc_diff_note(&d));
+			  (long long)drive.lo, (long long)drive.hi, (unsigned long long)(n / (8 * nc)),
+			  (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(670, "uncore.skl.cbo_lookup", check_uncore_skl_cbo_lookup,
 	     "Skylake uncore: CBo read lookups summed over all CBos follow the chase's L2 misses",
@@ -283,6 +287,7 @@ CHECK_DEFINE(670, "uncore.skl.cbo_lookup", check_uncore_skl_cbo_lookup,
  */
 static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 {
+	struct expect_range dram, quiet;
 	struct unc_cfg cfg[2] = {
 		{ .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
 					  .umask = UNC_ARB_TRK_OCCUPANCY_ALL } },
@@ -308,24 +313,26 @@ static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=ARB requests counted", err);
-	if (d.diff[1] < (int64_t)(n * 3 / 4) || d.diff[1] > 4 * (int64_t)n + 4096)
+	dram = expect_unc(UNC_DRIVE_DRAM, n);
+	quiet = expect_unc(UNC_QUIET_CACHE, nq);
+	if (d.diff[1] < dram.lo || d.diff[1] > dram.hi)
 		return check_fail(c, "measured=%lld requests over %llu flushed steps expected=%llu..%lld "
 				  "(one LLC miss a step)%s", (long long)d.diff[1], (unsigned long long)n,
-				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 4096,
+				  (unsigned long long)dram.lo, (long long)dram.hi,
 				  unc_diff_note(&d));
 	if (d.diff[0] < d.diff[1])
 		return check_fail(c, "measured=occupancy %lld < %lld requests expected=occupancy >= "
 				  "requests (an entry is valid for at least one cycle)",
 				  (long long)d.diff[0], (long long)d.diff[1]);
-	if (q.diff[1] > (int64_t)nq / 16 + 1024)
+	if (q.diff[1] > quiet.hi)
 		return check_fail(c, "measured=%lld requests over %llu steps of an L2-resident chase "
 				  "expected=<= %lld%s", (long long)q.diff[1], (unsigned long long)nq,
-				  (long long)nq / 16 + 1024, unc_diff_note(&q));
+				  (long long)quiet.hi, unc_diff_note(&q));
 	return check_pass(c, "measured=%lld requests, occupancy %lld over %llu flushed steps; %lld "
 			  "over %llu L2-resident steps expected=%llu..%lld, occupancy >= requests; "
 			  "<= %lld%s", (long long)d.diff[1], (long long)d.diff[0], (unsigned long long)n,
-			  (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
-			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
+			  (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)dram.lo,
+			  (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(680, "uncore.skl.arb_requests", check_uncore_skl_arb_requests,
 	     "Skylake uncore: ARB requests follow the flushed chase's LLC misses; occupancy >= requests",
@@ -354,6 +361,7 @@ static int imc_run(const struct kernel_desc *k, uint64_t n, void *arg, bool flus
  */
 static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 {
+	struct expect_range imc, quiet;
 	uint64_t l2 = cpu_cache_bytes(2), n, nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
@@ -374,11 +382,13 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=DRAM reads counted", err);
 	r = d.imc[UNC_IMC_DATA_READS];
 	rq = q.imc[UNC_IMC_DATA_READS];
-	if (r < (int64_t)(n * 3 / 4) || r > 4 * (int64_t)n + 8192)
+	imc = expect_unc(UNC_DRIVE_IMC, n);
+	quiet = expect_unc(UNC_QUIET_IMC, nq);
+	if (r < imc.lo || r > imc.hi)
 		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu flushed steps expected="
 				  "%llu..%lld (one line from DRAM a step)%s", (long long)r,
-				  (unsigned long long)n, (unsigned long long)(n * 3 / 4),
-				  4 * (long long)n + 8192, unc_diff_note(&d));
+				  (unsigned long long)n, (unsigned long long)imc.lo,
+				  (long long)imc.hi, unc_diff_note(&d));
 	/* Seed 001 Table 3-3: every request (GT, IA with its prefetches, IO) that reaches the
 	 * controller becomes 64-byte transfers, reads one RdCAS each; partial writes combine,
 	 * so on a read-only chase RdCAS cannot outnumber the requests of every agent (10% and
@@ -386,23 +396,23 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 	 * carry the chase: >= 3/4 N. A controller counting a line twice fails here, whatever
 	 * the prefetchers add (their requests are counted too). */
 	req = d.imc[UNC_IMC_GT_REQUESTS] + d.imc[UNC_IMC_IA_REQUESTS] + d.imc[UNC_IMC_IO_REQUESTS];
-	if (d.imc[UNC_IMC_IA_REQUESTS] < (int64_t)(n * 3 / 4) || r > req + req / 10 + 1024)
+	if (d.imc[UNC_IMC_IA_REQUESTS] < imc.lo || r > req + req / 10 + 1024)
 		return check_fail(c, "measured=%lld DRAM_DATA_READS, %lld requests (IA %lld, GT %lld, "
 				  "IO %lld) over %llu flushed steps expected=reads <= requests + 10%% + "
 				  "1024 (one 64-byte RdCAS per read request), IA requests >= %llu%s",
 				  (long long)r, (long long)req, (long long)d.imc[UNC_IMC_IA_REQUESTS],
 				  (long long)d.imc[UNC_IMC_GT_REQUESTS],
 				  (long long)d.imc[UNC_IMC_IO_REQUESTS], (unsigned long long)n,
-				  (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
-	if (rq > (int64_t)nq / 8 + 8192)
+				  (unsigned long long)imc.lo, unc_diff_note(&d));
+	if (rq > quiet.hi)
 		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu L2-resident steps expected="
 				  "<= %lld%s", (long long)rq, (unsigned long long)nq,
-				  (long long)nq / 8 + 8192, unc_diff_note(&q));
+				  (long long)quiet.hi, unc_diff_note(&q));
 	return check_pass(c, "measured=%lld over %llu flushed steps (%lld requests), %lld over %llu "
 			  "L2-resident steps expected=%llu..%lld and <= requests + 10%%; <= %lld "
 			  "(MCHBAR 0x%llx)%s", (long long)r, (unsigned long long)n, (long long)req,
-			  (long long)rq, (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
-			  4 * (long long)n + 8192, (long long)nq / 8 + 8192,
+			  (long long)rq, (unsigned long long)nq, (unsigned long long)imc.lo,
+			  (long long)imc.hi, (long long)quiet.hi,
 			  (unsigned long long)uncore.mchbar, unc_diff_note(&d));
 }
 CHECK_DEFINE(690, "uncore.skl.imc_reads", check_uncore_skl_imc_reads,
@@ -425,6 +435,7 @@ static uint64_t store_lines(void)
  */
 static enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 {
+	struct expect_range st, quiet;
 	uint64_t l2 = cpu_cache_bytes(2), n = store_lines(), nq;
 	char err[PMU_ERR_LEN];
 	struct unc_diff d, q;
@@ -442,19 +453,21 @@ static enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
 	w = d.imc[UNC_IMC_DATA_WRITES];
 	wq = q.imc[UNC_IMC_DATA_WRITES];
-	if (w < (int64_t)(n * 9 / 10) || w > 2 * (int64_t)n + 8192)
+	st = expect_unc(UNC_DRIVE_STORES, n);
+	quiet = expect_unc(UNC_QUIET_IMC_WRITES, nq);
+	if (w < st.lo || w > st.hi)
 		return check_fail(c, "measured=%lld DRAM_DATA_WRITES for %llu more bytes of MOVNTI "
 				  "expected=%llu..%lld (bytes / 64 = %llu)%s", (long long)w,
-				  (unsigned long long)(n * 64), (unsigned long long)(n * 9 / 10),
-				  2 * (long long)n + 8192, (unsigned long long)n, unc_diff_note(&d));
-	if (wq > (int64_t)nq / 16 + 8192)
+				  (unsigned long long)(n * 64), (unsigned long long)st.lo,
+				  (long long)st.hi, (unsigned long long)n, unc_diff_note(&d));
+	if (wq > quiet.hi)
 		return check_fail(c, "measured=%lld DRAM_DATA_WRITES over %llu steps of a read-only chase "
 				  "expected=<= %lld%s", (long long)wq, (unsigned long long)nq,
-				  (long long)nq / 16 + 8192, unc_diff_note(&q));
+				  (long long)quiet.hi, unc_diff_note(&q));
 	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI, %lld over a read-only chase "
 			  "expected=%llu..%lld (bytes / 64 = %llu); <= %lld%s", (long long)w,
-			  (unsigned long long)(n * 64), (long long)wq, (unsigned long long)(n * 9 / 10),
-			  2 * (long long)n + 8192, (unsigned long long)n, (long long)nq / 16 + 8192,
+			  (unsigned long long)(n * 64), (long long)wq, (unsigned long long)st.lo,
+			  (long long)st.hi, (unsigned long long)n, (long long)quiet.hi,
 			  unc_diff_note(&d));
 }
 CHECK_DEFINE(700, "uncore.skl.imc_writes", check_uncore_skl_imc_writes,
@@ -618,6 +631,7 @@ CHECK_DEFINE(720, "uncore.skl.status_w1c", check_uncore_skl_status_w1c,
  * refuses it on counter 1 (writing nothing); on counter 0 it counts the flushed chase. */
 static enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 {
+	struct expect_range dram;
 	struct unc_cfg cfg = { .ctr = ARB(0), .sel = { .event = UNC_ARB_TRK_OCCUPANCY,
 						       .umask = UNC_ARB_TRK_OCCUPANCY_ALL, .en = true } };
 	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
@@ -638,14 +652,15 @@ static enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 	n = n < 4096 ? n : 4096;
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err2, sizeof(err2)))
 		return check_fail(c, "measured=%s expected=ARB occupancy counted on counter 0", err2);
-	if (d.diff[0] < (int64_t)(n * 3 / 4))
+	dram = expect_unc(UNC_DRIVE_DRAM, n);
+	if (d.diff[0] < dram.lo)
 		return check_fail(c, "measured=occupancy %lld over %llu flushed steps on counter 0 "
 				  "expected=>= %llu (each LLC miss holds an entry >= 1 cycle)%s",
 				  (long long)d.diff[0], (unsigned long long)n,
-				  (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
+				  (unsigned long long)dram.lo, unc_diff_note(&d));
 	return check_pass(c, "measured=refused on counter 1 (\"%s\"); occupancy %lld over %llu flushed "
 			  "steps on counter 0 expected=refused; >= %llu%s", err, (long long)d.diff[0],
-			  (unsigned long long)n, (unsigned long long)(n * 3 / 4), unc_diff_note(&d));
+			  (unsigned long long)n, (unsigned long long)dram.lo, unc_diff_note(&d));
 }
 CHECK_DEFINE(730, "uncore.skl.restrictions", check_uncore_skl_restrictions,
 	     "Skylake uncore: ARB occupancy refused on counter 1, counted on counter 0",
@@ -917,6 +932,7 @@ CHECK_DEFINE(750, "uncore.skl.frz_on_pmi", check_uncore_skl_frz_on_pmi,
  */
 static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 {
+	struct expect_range dram, quiet;
 	struct unc_cfg cfg[2] = {
 		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT } },
 		{ .ctr = NHM(1), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT_LLC_MISS } },
@@ -940,22 +956,24 @@ static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=GQ allocations counted", err);
+	dram = expect_unc(UNC_DRIVE_DRAM, n);
+	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	for (unsigned i = 0; i < 2; i++)
-		if (d.diff[i] < (int64_t)(n * 3 / 4) || d.diff[i] > 4 * (int64_t)n + 4096)
+		if (d.diff[i] < dram.lo || d.diff[i] > dram.hi)
 			return check_fail(c, "measured=%lld %s over %llu flushed steps expected=%llu..%lld "
 					  "(one L3 miss a step)%s", (long long)d.diff[i],
 					  i ? "RT_LLC_MISS" : "RT", (unsigned long long)n,
-					  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 4096,
+					  (unsigned long long)dram.lo, (long long)dram.hi,
 					  unc_diff_note(&d));
-	if (q.diff[0] > (int64_t)nq / 16 + 1024)
+	if (q.diff[0] > quiet.hi)
 		return check_fail(c, "measured=%lld RT over %llu L2-resident steps expected=<= %lld%s",
 				  (long long)q.diff[0], (unsigned long long)nq,
-				  (long long)nq / 16 + 1024, unc_diff_note(&q));
+				  (long long)quiet.hi, unc_diff_note(&q));
 	return check_pass(c, "measured=RT %lld, RT_LLC_MISS %lld over %llu flushed steps; RT %lld over "
 			  "%llu L2-resident steps expected=%llu..%lld each; <= %lld%s",
 			  (long long)d.diff[0], (long long)d.diff[1], (unsigned long long)n,
-			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
-			  4 * (long long)n + 4096, (long long)nq / 16 + 1024, unc_diff_note(&d));
+			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)dram.lo,
+			  (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(790, "uncore.nhm.gq_alloc", check_uncore_nhm_gq_alloc,
 	     "Nehalem uncore: GQ read-tracker allocations follow the flushed chase's L3 misses",
@@ -967,6 +985,7 @@ CHECK_DEFINE(790, "uncore.nhm.gq_alloc", check_uncore_nhm_gq_alloc,
  * (the failure line says so; pmuboot does not yet read the ACPI SRAT to place the buffer). */
 static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 {
+	struct expect_range imc, quiet;
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_NORMAL_READS,
 						       .umask = UNC_IMC_NORMAL_READS_ANY } };
 	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
@@ -988,20 +1007,22 @@ static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=IMC reads counted", err);
-	if (d.diff[0] < (int64_t)(n * 3 / 4) || d.diff[0] > 4 * (int64_t)n + 8192)
+	imc = expect_unc(UNC_DRIVE_IMC, n);
+	quiet = expect_unc(UNC_QUIET_IMC, nq);
+	if (d.diff[0] < imc.lo || d.diff[0] > imc.hi)
 		return check_fail(c, "measured=%lld normal reads over %llu flushed steps expected=%llu..%lld "
 				  "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
 				  "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
-				  (unsigned long long)(n * 3 / 4), 4 * (long long)n + 8192,
+				  (unsigned long long)imc.lo, (long long)imc.hi,
 				  env.ncpus, unc_diff_note(&d));
-	if (q.diff[0] > (int64_t)nq / 8 + 8192)
+	if (q.diff[0] > quiet.hi)
 		return check_fail(c, "measured=%lld normal reads over %llu L2-resident steps expected=<= %lld%s",
-				  (long long)q.diff[0], (unsigned long long)nq, (long long)nq / 8 + 8192,
+				  (long long)q.diff[0], (unsigned long long)nq, (long long)quiet.hi,
 				  unc_diff_note(&q));
 	return check_pass(c, "measured=%lld over %llu flushed steps, %lld over %llu L2-resident steps "
 			  "expected=%llu..%lld; <= %lld%s", (long long)d.diff[0], (unsigned long long)n,
-			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)(n * 3 / 4),
-			  4 * (long long)n + 8192, (long long)nq / 8 + 8192, unc_diff_note(&d));
+			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)imc.lo,
+			  (long long)imc.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(800, "uncore.nhm.qmc_reads", check_uncore_nhm_qmc_reads,
 	     "Nehalem uncore: IMC normal reads follow the flushed chase's DRAM reads",
@@ -1011,6 +1032,7 @@ CHECK_DEFINE(800, "uncore.nhm.qmc_reads", check_uncore_nhm_qmc_reads,
  * <= 2N + 8192. */
 static enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 {
+	struct expect_range st;
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_WRITES,
 						       .umask = UNC_IMC_WRITES_FULL_ANY } };
 	struct unc_run_opts o = { .reps = UNC_REPS };
@@ -1025,15 +1047,16 @@ static enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf,
 				    &o, &d, err, sizeof(err)))
 		return check_fail(c, "measured=%s expected=IMC writes counted", err);
-	if (d.diff[0] < (int64_t)(n * 9 / 10) || d.diff[0] > 2 * (int64_t)n + 8192)
+	st = expect_unc(UNC_DRIVE_STORES, n);
+	if (d.diff[0] < st.lo || d.diff[0] > st.hi)
 		return check_fail(c, "measured=%lld full-line writes for %llu more bytes of MOVNTI "
 				  "expected=%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
 				  "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
-				  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
+				  (unsigned long long)st.lo, (long long)st.hi,
 				  (unsigned long long)n, env.ncpus, unc_diff_note(&d));
 	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI expected=%llu..%lld (bytes / 64 = "
 			  "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
-			  (unsigned long long)(n * 9 / 10), 2 * (long long)n + 8192,
+			  (unsigned long long)st.lo, (long long)st.hi,
 			  (unsigned long long)n, unc_diff_note(&d));
 }
 CHECK_DEFINE(810, "uncore.nhm.qmc_writes", check_uncore_nhm_qmc_writes,
