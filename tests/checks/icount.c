@@ -33,15 +33,14 @@ static enum check_status check_icount_loop_delta(struct check_ctx *c)
 {
 	const struct kernel_desc *k = &kernel_loop4_desc;
 	uint64_t a, b, expected = k->insns_per_iter * ICOUNT_N;
-	char note[96];
 
 	if (icount_unavailable())
 		return check_skip(c, "%s", icount_unavailable());
 	measure_kernel(k, ICOUNT_N, 0);		/* warm: translate the blocks once */
 	a = measure_kernel(k, ICOUNT_N, 0).tsc;
 	b = measure_kernel(k, 2 * ICOUNT_N, 0).tsc;
-	fmt_snprintf(note, sizeof(note), "N=%llu count(N)=%llu", ICOUNT_N, (unsigned long long)a);
-	return check_expect_eq(c, b - a, expected, note);
+	return check_eq(c, b - a, expected, "N=%llu count(N)=%llu", ICOUNT_N,
+			(unsigned long long)a);
 }
 CHECK_DEFINE(100, "icount.loop_delta", check_icount_loop_delta,
 	     "count(2N) - count(N) = 4N exactly for the calibrated loop (-icount)");

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tests/expect/arch.h"	/* struct expect_range */
 
 enum check_status {
 	CHECK_PASS = 0,
@@ -79,9 +80,19 @@ enum check_status check_report(struct check_ctx *c, enum check_status st, const 
 #define check_pass(c, ...)	check_report((c), CHECK_PASS, __VA_ARGS__)
 #define check_fail(c, ...)	check_report((c), CHECK_FAIL, __VA_ARGS__)
 #define check_skip(c, ...)	check_report((c), CHECK_SKIP, __VA_ARGS__)
-/* Pass when measured == expected; detail "measured=M expected=E" plus an optional note. */
-enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
-				  const char *note);
+/* A run that could not be made (an engine's error message): FAIL with the detail
+ * "measured=ERR expected=WHAT", WHAT formatted from fmt. */
+enum check_status check_error(struct check_ctx *c, const char *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Pass when r->lo <= measured <= r->hi. Detail "measured=M expected=LO..HI (WHY)", a bound
+ * that is not there written as ">=LO" or "<=HI", then a space and the note formatted from
+ * fmt (NULL: none). */
+enum check_status check_range(struct check_ctx *c, int64_t measured, const struct expect_range *r,
+			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Pass when measured == expected; detail "measured=M expected=E", then a space and the
+ * note formatted from fmt (NULL: none). */
+enum check_status check_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
+			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /*
  * The force-pmu rule, in one place: a check SKIPs for what the PMU or the platform lacks
  * (`missing`), unless force-pmu asks it to run anyway, and then fail where that really is

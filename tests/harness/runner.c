@@ -25,42 +25,6 @@ static unsigned progress_k, progress_n;	/* "# progress: k/n name" before each ch
 static char diag_buf[DIAG_BUF_LEN];
 static size_t diag_len;
 
-enum check_status check_report(struct check_ctx *c, enum check_status st, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fmt_vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
-	va_end(ap);
-	c->status = st;
-	return st;
-}
-
-bool check_skip_unless_forced(struct check_ctx *c, bool missing, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!missing || env.force_pmu)
-		return false;
-	va_start(ap, fmt);
-	fmt_vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
-	va_end(ap);
-	c->status = CHECK_SKIP;
-	return true;
-}
-
-enum check_status check_expect_eq(struct check_ctx *c, uint64_t measured, uint64_t expected,
-				  const char *note)
-{
-	enum check_status st = measured == expected ? CHECK_PASS : CHECK_FAIL;
-
-	fmt_snprintf(c->detail, sizeof(c->detail), "measured=%llu expected=%llu%s%s",
-		     (unsigned long long)measured, (unsigned long long)expected,
-		     note && *note ? " " : "", note ? note : "");
-	c->status = st;
-	return st;
-}
-
 void check_diag(struct check_ctx *c, const char *fmt, ...)
 {
 	char line[256];

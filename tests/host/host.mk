@@ -37,7 +37,7 @@ HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid t
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
 HOST_TESTS += test_measure_opt test_user_events
 HOST_TESTS += test_catalog test_catalog_pfm
-HOST_TESTS += test_report test_layers
+HOST_TESTS += test_report test_layers test_check_report
 HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report/json.c \
 	tests/report/compare.c
 HOST_EXTRA_DEPS_test_report := tests/report/report.h tests/report/json.h tests/report/compare.h
@@ -47,6 +47,7 @@ HOST_LIBS_test_report := -lm
 # the firmware's mem* functions under other names), so it links nothing else.
 HOST_MODS_test_string :=
 HOST_MODS_test_layers :=
+HOST_MODS_test_check_report := tests/harness/report.c tests/expect/arch.c pmu/event.c lib/fmt.c lib/string.c
 HOST_MODS_test_fmt := lib/fmt.c lib/string.c
 HOST_MODS_test_stats := lib/stats.c
 HOST_MODS_test_options := tests/harness/options.c tests/harness/measure_opt.c lib/fmt.c lib/string.c
