@@ -107,10 +107,10 @@ static enum check_status check_bts_records(struct check_ctx *c)
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());
 	if (bts_go(&kernel_branch_mix_desc, iters, &mix, BTS_MAX_RECORDS, 0, &r, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a traced run", err);
+		return check_error(c, err, "a traced run");
 	if (bts_records(&bts_ds, bts_buf, addr(bts_buf), BTS_MAX_RECORDS * sizeof(struct bts_record),
 			got, BTS_MAX_RECORDS, &n, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a well-formed BTS buffer", err);
+		return check_error(c, err, "a well-formed BTS buffer");
 	region_predict_frame(FRAME_PMU, &kernel_branch_mix_desc, iters, &mix, r.id, &e);
 	nwant = exec_lbr(&e, want);
 	if (n != nwant)
@@ -192,7 +192,7 @@ static enum check_status check_bts_threshold(struct check_ctx *c)
 	pmu_pmi_lvt_setup(0, true);
 	/* loop4(100): 101 taken branches, a buffer of 16 records, the interrupt at 8. */
 	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_THR, &r, err, sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=a traced run", err);
+		st = check_error(c, err, "a traced run");
 		goto out;
 	}
 	at = (bts_index_at_pmi - addr(bts_buf)) / sizeof(struct bts_record);
@@ -234,7 +234,7 @@ static enum check_status check_bts_full(struct check_ctx *c)
 	 * the buffer stays full; 101 taken branches for 16 records. */
 	pmu_pmi_lvt_mask();
 	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_SMALL, &r, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a traced run", err);
+		return check_error(c, err, "a traced run");
 	/* 101 branches into 16 slots: a live BTS fills the buffer, so the index must stand at
 	 * the maximum; an index short of it (a dead or wrapping BTS) fails as one past it. */
 	if (bts_ds.bts_index != max)
@@ -270,7 +270,7 @@ static enum check_status check_bts_circular(struct check_ctx *c)
 	if (no_bts())
 		return check_skip(c, "%s", no_bts());
 	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, 0, &r, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a traced run", err);
+		return check_error(c, err, "a traced run");
 	if (bts_ds.bts_index != want)
 		return check_fail(c, "measured=BTS index 0x%llx (%lld records) expected=0x%llx: %llu "
 				  "records in a circular buffer of %u", (unsigned long long)bts_ds.bts_index,

@@ -53,7 +53,7 @@ static enum check_status check_cpuid_sanity(struct check_ctx *c)
 			again.signature, ci->signature);
 #undef PROBLEM
 	if (bad[0])
-		return check_fail(c, "measured=%s expected=consistent CPUID", bad);
+		return check_error(c, bad, "consistent CPUID");
 	return check_pass(c, "measured=%s family 0x%x model 0x%x stepping %u expected=consistent CPUID",
 			  ci->vendor_id, ci->family, ci->model, ci->stepping);
 }

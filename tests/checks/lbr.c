@@ -212,12 +212,12 @@ static enum check_status check_lbr_stack(struct check_ctx *c)
 	    !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
 	if (lbr_run(sc->k, sc->n, sc->arg, NULL, &run, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a recorded stack", err);
+		return check_error(c, err, "a recorded stack");
 	bad = lbr_compare(&run, &n, why, sizeof(why));
 	if (bad)
-		return check_fail(c, "measured=%s expected=the model's last %u taken branches, newest "
-				  "first kernel=%s n=%llu depth=%u", why, n, sc->k->name,
-				  (unsigned long long)sc->n, lbr_depth(&pmu.lbr));
+		return check_error(c, why, "the model's last %u taken branches, newest "
+				   "first kernel=%s n=%llu depth=%u", n, sc->k->name,
+				   (unsigned long long)sc->n, lbr_depth(&pmu.lbr));
 	if (n < (lbr_depth(&pmu.lbr) < LBR_DEPTH ? lbr_depth(&pmu.lbr) : LBR_DEPTH))
 		return check_fail(c, "measured=%u entries compared expected=the whole stack (%u)", n,
 				  lbr_depth(&pmu.lbr));
@@ -250,7 +250,7 @@ static enum check_status check_lbr_tos_wrap(struct check_ctx *c)
 	depth = lbr_depth(&pmu.lbr);
 	iters = 3 * (uint64_t)depth + 5;
 	if (lbr_run(&kernel_loop4_desc, iters, NULL, NULL, &run, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a recorded stack", err);
+		return check_error(c, err, "a recorded stack");
 	moved = (run.tos_after + depth - run.tos_before) % depth;
 	want = (unsigned)((iters + 1) % depth);
 	if (moved != want)
@@ -259,8 +259,8 @@ static enum check_status check_lbr_tos_wrap(struct check_ctx *c)
 				  (unsigned long long)(iters + 1), depth);
 	bad = lbr_compare(&run, &n, why, sizeof(why));
 	if (bad)
-		return check_fail(c, "measured=%s expected=the newest %u in order after the wrap", why,
-				  n);
+		return check_error(c, why, "the newest %u in order after the wrap",
+				   n);
 	return check_pass(c, "measured=TOS %u -> %u (moved %u), stack in order expected=%llu taken "
 			  "branches mod %u entries", run.tos_before, run.tos_after, moved,
 			  (unsigned long long)(iters + 1), depth);
@@ -336,7 +336,7 @@ static enum check_status check_lbr_filter(struct check_ctx *c)
 	    !env.force_pmu)
 		return check_skip(c, "%s", pmu_erratum_note(pmu.errata));
 	if (lbr_run(fc->k, fc->n, fc->arg, &f, &run, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a recorded stack", err);
+		return check_error(c, err, "a recorded stack");
 	if (fc->drop_cpl0) {
 		/* Everything ran at CPL 0: nothing may be recorded, the cleared stack stays 0. */
 		if (run.tos_after != run.tos_before || run.got[0].from || run.got[0].to)
@@ -349,21 +349,20 @@ static enum check_status check_lbr_filter(struct check_ctx *c)
 		/* ... and the same run without the filter does record (a dead stack would pass
 		 * the first half alone). */
 		if (lbr_run(fc->k, fc->n, fc->arg, NULL, &run, err, sizeof(err)))
-			return check_fail(c, "measured=%s expected=a recorded stack", err);
+			return check_error(c, err, "a recorded stack");
 		bad = lbr_compare(&run, &n, why, sizeof(why));
 		if (bad || n == 0)
-			return check_fail(c, "measured=%s expected=without CPL_EQ_0 the model's branches "
-					  "(the control run)", bad ? why : "no entry to compare");
+			return check_error(c, bad ? why : "no entry to compare", "without CPL_EQ_0 the model's branches "
+					   "(the control run)");
 		return check_pass(c, "measured=nothing recorded; %u entries without the filter "
 				  "expected=nothing at CPL 0 (LBR_SELECT 0x%llx), the model's without it",
 				  n, (unsigned long long)lbr_select_value(&f));
 	}
 	bad = lbr_compare(&run, &n, why, sizeof(why));
 	if (bad || n == 0)
-		return check_fail(c, "measured=%s expected=the model's taken branches without the "
-				  "dropped kinds, newest first (LBR_SELECT 0x%llx) kernel=%s",
-				  bad ? why : "no entry to compare", (unsigned long long)lbr_select_value(&f),
-				  fc->k->name);
+		return check_error(c, bad ? why : "no entry to compare", "the model's taken branches without the "
+				   "dropped kinds, newest first (LBR_SELECT 0x%llx) kernel=%s", (unsigned long long)lbr_select_value(&f),
+				   fc->k->name);
 	return check_pass(c, "measured=%u newest entries equal the filtered model expected=same "
 			  "(LBR_SELECT 0x%llx) kernel=%s", n, (unsigned long long)lbr_select_value(&f),
 			  fc->k->name);
@@ -396,7 +395,7 @@ static enum check_status check_lbr_mispredict(struct check_ctx *c)
 	for (unsigned pass = 0; pass < 2; pass++)
 		if (lbr_run(&kernel_branch_pattern_desc, MISPRED_N, &always, NULL, &run, err,
 			    sizeof(err)))
-			return check_fail(c, "measured=%s expected=a recorded stack", err);
+			return check_error(c, err, "a recorded stack");
 	for (unsigned i = 0; i < run.ngot; i++) {
 		uint64_t from = run.got[i].from;
 
@@ -413,7 +412,7 @@ static enum check_status check_lbr_mispredict(struct check_ctx *c)
 		for (unsigned i = 0; i < MISPRED_N; i++)
 			state = lfsr_step(state, LFSR64_TAPS);
 		if (lbr_run(&kernel_branch_lfsr_desc, MISPRED_N, &lfsr, NULL, &run, err, sizeof(err)))
-			return check_fail(c, "measured=%s expected=a recorded stack", err);
+			return check_error(c, err, "a recorded stack");
 		for (unsigned i = 0; i < run.ngot; i++) {
 			if (run.got[i].from != (uint64_t)(uintptr_t)kernel_branch_lfsr_jb)
 				continue;
@@ -540,7 +539,7 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	pmu_global_status(&pmu, &status);
 	lbr_tos(&pmu.lbr, &tos);
 	if (r) {
-		st = check_fail(c, "measured=%s expected=a frozen run", err);
+		st = check_error(c, err, "a frozen run");
 		goto out;
 	}
 	pmi_wait(&lbr_pmi, 1);	/* let a PMI held by IF arrive */
@@ -721,7 +720,7 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	pmu_pmi_lvt_setup(0, true);
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bb_dbg);
 	if (pmu_run(&cfg, 1, &kernel_branch_pattern_desc, BB_N, &pat, &o, &res, err, sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=a sampled run", err);
+		st = check_error(c, err, "a sampled run");
 		goto out;
 	}
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);

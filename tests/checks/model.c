@@ -203,7 +203,7 @@ static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case
 		return check_skip(c, "%s: an exact count of far transfers cannot hold",
 				  pmu_erratum_note(pmu.errata));
 	if (calibrate_frame(err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=instructions counted by the PMU", err);
+		return check_error(c, err, "instructions counted by the PMU");
 	arg = kc->setup ? kc->setup(kc, &units) : NULL;
 	for (unsigned s = 0; s < MAX_SIZES && kc->sizes[s]; s++, sizes++) {
 		uint64_t n = IS_CYCLES(kc->sizes[s]) ? (kc->sizes[s] & ~(1ULL << 63)) * units :
@@ -214,7 +214,7 @@ static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case
 		if (kc->setup)
 			arg = kc->setup(kc, &units);
 		if (pmu_count_insns_branches(kc->k, n, arg, &insns, &br, err, sizeof(err)))
-			return check_fail(c, "measured=%s expected=instructions and branches counted", err);
+			return check_error(c, err, "instructions and branches counted");
 		region_predict_frame(FRAME_PMU, kc->k, n, arg, 0, &e);
 		want_i = e.insns - PMU_FRAME_REGION_INSNS + PMU_FRAME_INSNS + (uint64_t)frame_wrmsrs;
 		want_b = predicted_branches(&e);

@@ -385,14 +385,14 @@ static enum check_status check_pebs_precise(struct check_ctx *c)
 		return check_skip(c, "%s", no_pebs());
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a PEBS run", err);
+		return check_error(c, err, "a PEBS run");
 	t1 = rdtsc();
 	/* Events in the window: the frame's CALL, the kernel, MOV/XOR/XOR. */
 	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
 	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
 	want = events / s.period;
 	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, t0, t1, &v, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	if (v.records + 1 < want || v.records > want + 1)
 		return check_fail(c, "measured=%u records expected=%llu +- 1 (%llu instructions / reset "
 				  "value %llu)", v.records, (unsigned long long)want,
@@ -485,7 +485,7 @@ static enum check_status check_pebs_threshold(struct check_ctx *c)
 		pmu_pmi_lvt_setup(0, true);
 		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, freeze ? dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI : dbg);
 		if (pebs_go(&s, &kernel_regs_loop_desc, THR_N, NULL, &res, err, sizeof(err))) {
-			st = check_fail(c, "measured=%s expected=a PEBS run", err);
+			st = check_error(c, err, "a PEBS run");
 			break;
 		}
 		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
@@ -550,7 +550,7 @@ static enum check_status check_pebs_buffer_full(struct check_ctx *c)
 	/* Ten records' worth of events for room for four; the threshold at the maximum raises
 	 * a PMI the masked LVT entry drops (its status is cleared with the rest). */
 	if (pebs_go(&s, &kernel_regs_loop_desc, THR_N, NULL, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a PEBS run", err);
+		return check_error(c, err, "a PEBS run");
 	max = addr(pebs_buf) + (uint64_t)FULL_RECORDS * rec;
 	if (pebs_ds.pebs_index != max)
 		return check_fail(c, "measured=PEBS index 0x%llx expected=0x%llx, the absolute maximum "
@@ -662,9 +662,9 @@ static enum check_status check_pebs_load_latency(struct check_ctx *c)
 	first = chase_build(base, lc->nodes, 64, 0x9e3779b97f4a7c15ULL);
 	end = base + lc->nodes * 64;
 	if (pebs_go(&s, &kernel_chase_desc, LL_STEPS, first, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a PEBS run", err);
+		return check_error(c, err, "a PEBS run");
 	if (pebs_reader(&r, &s, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	while ((got = pebs_reader_next(&r, &smp, err, sizeof(err))) == 1) {
 		unsigned src = PEBS_DSE_SOURCE(smp.dse);
 
@@ -690,7 +690,7 @@ static enum check_status check_pebs_load_latency(struct check_ctx *c)
 			str_lcpy(first_why, why, sizeof(first_why));
 	}
 	if (got < 0)
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	if (bad)
 		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each a node's "
 				  "address, latency > %u", bad, n, first_why, lc->threshold);
@@ -848,8 +848,8 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 		bool lbr_on = (g & PEBS_DATACFG_LBRS) && pmu.lbr.present && !lbr_unavailable(&pmu, false);
 
 		if (adaptive_once(cfg, true, lbr_on, &records, why, sizeof(why)))
-			return check_fail(c, "measured=%s expected=records of the configured groups "
-					  "(DATA_CFG 0x%llx)", why, (unsigned long long)cfg);
+			return check_error(c, why, "records of the configured groups "
+					   "(DATA_CFG 0x%llx)", (unsigned long long)cfg);
 		if (records + 1 < want || records > want + 1)
 			return check_fail(c, "measured=%u records expected=%llu +- 1 (DATA_CFG 0x%llx)",
 					  records, (unsigned long long)want, (unsigned long long)cfg);
@@ -859,11 +859,11 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 	 * filled it with the host's, pmu-errata.md 9e985cbf2942). */
 	if (adaptive_once(PEBS_DATACFG_LBRS | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, true,
 			  false, &records, why, sizeof(why)))
-		return check_fail(c, "measured=%s expected=an empty LBR group", why);
+		return check_error(c, why, "an empty LBR group");
 	/* A counter without its adaptive bit ignores DATA_CFG: basic records only. */
 	if (adaptive_once(0xf | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, false, false,
 			  &records, why, sizeof(why)))
-		return check_fail(c, "measured=%s expected=basic records (no adaptive bit)", why);
+		return check_error(c, why, "basic records (no adaptive bit)");
 	return check_pass(c, "measured=%u records over DATA_CFG 0..0xf (LBR entries %u), each of the "
 			  "configured size and groups, GPRs/XMMs/LBRs as the loop left them; basic "
 			  "records without the adaptive bit; an empty LBR group when not recording "
@@ -891,11 +891,11 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 		return CHECK_SKIP;
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a PEBS run", err);
+		return check_error(c, err, "a PEBS run");
 	t1 = rdtsc();
 	if (check_loop_records(&s, PRECISE_N, 1ULL << GLOBAL_FIXED_SHIFT, t0, t1, &v, err,
 			       sizeof(err)))
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	if (v.records + 1 < want || v.records > want + 1)
 		return check_fail(c, "measured=%u records expected=%llu +- 1 (fixed counter 0, reset "
 				  "value in DS slot %d)", v.records, (unsigned long long)want,
@@ -1008,11 +1008,11 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 				  (unsigned long long)fe);
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
 	if (pmu_run(&cfg, 1, &kernel_bigcode_desc, FE_BIG_N, NULL, &o, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a counted run", err);
+		return check_error(c, err, "a counted run");
 	big = res.delta[0];
 	o.before = fe_warm_small;
 	if (pmu_run(&cfg, 1, &kernel_smallcode_desc, FE_SMALL_N, NULL, &o, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a counted run", err);
+		return check_error(c, err, "a counted run");
 	small = res.delta[0];
 	lo = footprint / fc->lo_div;
 	hi = 4 * footprint * FE_BIG_N + 16 * 1024 * FE_BIG_N;
@@ -1030,9 +1030,9 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 		   fc->prep == FE_FLUSH_PAGES ? fe_flush_pages : NULL;
 	s.period = big / 16 ? big / 16 : 1;
 	if (pebs_go(&s, &kernel_bigcode_desc, FE_BIG_N, NULL, &res, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=a PEBS run", err);
+		return check_error(c, err, "a PEBS run");
 	if (pebs_reader(&r, &s, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	while ((got = pebs_reader_next(&r, &smp, err, sizeof(err))) == 1) {
 		uint64_t ip = smp.has_eventing_ip ? smp.eventing_ip : smp.regs.ip;
 
@@ -1044,7 +1044,7 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 					  (unsigned long long)addr(kernel_bigcode_end));
 	}
 	if (got < 0)
-		return check_fail(c, "measured=%s expected=well-formed records", err);
+		return check_error(c, err, "well-formed records");
 	if (records + 1 < big / s.period)
 		return check_fail(c, "measured=%u records expected=about %llu (%llu events at period "
 				  "%llu)", records, (unsigned long long)(big / s.period),

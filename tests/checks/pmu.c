@@ -109,7 +109,7 @@ static enum check_status check_pmu_frame(struct check_ctx *c)
 
 		if (by_pmu) {
 			if (pmu_count_insns_branches(k, n, NULL, &x, &br, err, sizeof(err)))
-				return check_fail(c, "measured=%s expected=instructions counted", err);
+				return check_error(c, err, "instructions counted");
 		} else {
 			x = measure_kernel_pmu(k, n, NULL, 0).tsc;
 		}
@@ -226,8 +226,8 @@ static enum check_status check_pmu_arch_event(struct check_ctx *c)
 		return check_skip(c, "CPUID.0AH:EBX[%d]=1 or beyond EBX length %u: %s not available",
 				  ev, pmu.ebx_len, arch_events[ev].name);
 	if (pmu_run_differential(&cfg, 1, &kernel_loop4_desc, PMU_N, NULL, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=event %02XH/%02XH counted", err,
-				  arch_events[ev].event, arch_events[ev].umask);
+		return check_error(c, err, "event %02XH/%02XH counted",
+				   arch_events[ev].event, arch_events[ev].umask);
 	/* Reference cycles: the run at 2N where they came closest to the TSC across the same
 	 * run (pmu_diff.clock_*), against that TSC: jitter outside the window only lowers it. */
 	paired = ev == ARCH_EVENT_REF_CYCLES;
@@ -236,23 +236,21 @@ static enum check_status check_pmu_arch_event(struct check_ctx *c)
 	e = expect_arch_loop(ev, paired ? 2 * PMU_N : PMU_N, paired ? (int64_t)d.clock_tsc[0] : d.tsc,
 			     false);
 	if (!expect_in(&e, got))
-		return check_fail(c, "measured=%lld expected=%lld..%lld (%s) N=%llu event=%02XH/%02XH "
-				  "%s=%lld%s", (long long)got, (long long)e.lo,
-				  (long long)e.hi, e.why, PMU_N, arch_events[ev].event,
-				  arch_events[ev].umask, paired ? "min" : "median", (long long)alt,
-				  pmu_diff_note(&d));
+		return check_range(c, got, &e, "N=%llu event=%02XH/%02XH %s=%lld%s", PMU_N,
+				   arch_events[ev].event, arch_events[ev].umask,
+				   paired ? "min" : "median", (long long)alt, pmu_diff_note(&d));
 	/* An event the loop leaves quiet must also count where a kernel drives it: a dead
 	 * counter passes the quiet bound. */
 	r = driver_for(ev, &dr, err, sizeof(err));
 	if (r < 0)
-		return check_fail(c, "measured=%s expected=a buffer for the driving kernel "
-				  "(size= option)", err);
+		return check_error(c, err, "a buffer for the driving kernel "
+				   "(size= option)");
 	if (r == 0) {
 		struct pmu_run_opts od = { .reps = env.reps, .before = dr.before };
 
 		if (pmu_run_differential(&cfg, 1, dr.k, dr.n, dr.arg, &od, &dd, err, sizeof(err)))
-			return check_fail(c, "measured=%s expected=%s counted on the %s", err,
-					  arch_events[ev].name, dr.name);
+			return check_error(c, err, "%s counted on the %s",
+					   arch_events[ev].name, dr.name);
 		ed = expect_arch_driven(ev, dr.n);
 		if (!expect_in(&ed, dd.diff[0]))
 			return check_fail(c, "measured=loop %lld, %s %lld expected=loop %lld..%lld, "
@@ -345,29 +343,20 @@ static enum check_status check_pmu_fixed(struct check_ctx *c)
 		n = 2;
 	}
 	if (pmu_run_differential(cfg, n, &kernel_loop4_desc, PMU_N, NULL, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=fixed counter %u counted", err, idx);
+		return check_error(c, err, "fixed counter %u counted", idx);
 	/* Reference cycles against the TSC across the same run: the run at 2N where they came
 	 * closest to it (pmu_diff.clock_*); jitter outside the window only lowers the ratio. */
 	if (ev == ARCH_EVENT_REF_CYCLES) {
 		int64_t got = (int64_t)d.clock_count[0];
 
 		e = expect_arch_loop(ARCH_EVENT_REF_CYCLES, 2 * PMU_N, (int64_t)d.clock_tsc[0], true);
-		if (!expect_in(&e, got))
-			return check_fail(c, "measured=%lld expected=%lld..%lld (%s across the same run) "
-					  "n=%llu difference=%lld%s", (long long)got, (long long)e.lo,
-					  (long long)e.hi, e.why, 2 * PMU_N, (long long)d.diff[0],
-					  pmu_diff_note(&d));
-		return check_pass(c, "measured=%lld expected=%lld..%lld (%s across the same run) "
-				  "n=%llu difference=%lld%s", (long long)got, (long long)e.lo,
-				  (long long)e.hi, e.why, 2 * PMU_N, (long long)d.diff[0],
-				  pmu_diff_note(&d));
+		return check_range(c, got, &e, "across the same run n=%llu difference=%lld%s",
+				   2 * PMU_N, (long long)d.diff[0], pmu_diff_note(&d));
 	}
 	e = expect_arch_loop((enum arch_event)ev, PMU_N, d.tsc, true);
 	if (!expect_in(&e, d.diff[0]))
-		return check_fail(c, "measured=%lld expected=%lld..%lld (%s, %s) N=%llu median=%lld%s",
-				  (long long)d.diff[0], (long long)e.lo, (long long)e.hi,
-				  arch_events[ev].name, e.why, PMU_N, (long long)d.median[0],
-				  pmu_diff_note(&d));
+		return check_range(c, d.diff[0], &e, "%s N=%llu median=%lld%s", arch_events[ev].name,
+				   PMU_N, (long long)d.median[0], pmu_diff_note(&d));
 	if (n == 2) {
 		/* Instructions exactly; cycles and slots within 1% + 64 (the two counters start
 		 * and stop with the same WRMSR, nothing else between them). */
@@ -389,8 +378,8 @@ static enum check_status check_pmu_fixed(struct check_ctx *c)
 		if (ev != ARCH_EVENT_INSTRUCTIONS) {
 			if (pmu_run_differential(cfg, n, &kernel_div_loop_desc, PMU_N / 10, NULL, &o,
 						 &dd, err, sizeof(err)))
-				return check_fail(c, "measured=%s expected=fixed counter %u counted "
-						  "(div_loop)", err, idx);
+				return check_error(c, err, "fixed counter %u counted "
+						   "(div_loop)", idx);
 			tol = dd.diff[1] / 100 + 64;
 			gap = dd.diff[0] - dd.diff[1];
 			if (gap < -tol || gap > tol)
@@ -487,8 +476,7 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 	if (pmu.full_width_write || pmu_legacy_write_result(ones_gp, pmu.gp_width) == ones_gp) {
 		checked++;
 		if ((r = pmu_gp_write(&pmu, 0, ones_gp, err, sizeof(err))) || (r = pmu_gp_read(&pmu, 0, &v)))
-			return check_fail(c, "measured=%s expected=GP0 written and read",
-					  r > 0 ? "fault" : err);
+			return check_error(c, r > 0 ? "fault" : err, "GP0 written and read");
 		pmu_gp_write(&pmu, 0, 0, err, sizeof(err));
 		if (v != ones_gp)
 			return check_fail(c, "measured=GP0 holds 0x%llx expected=0x%llx (%u bits, "
@@ -499,8 +487,7 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 		checked++;
 		if ((r = pmu_fixed_program(&pmu, 0, 0, ones_fx, err, sizeof(err))) ||
 		    (r = pmu_fixed_read(&pmu, 0, &v)))
-			return check_fail(c, "measured=%s expected=fixed counter 0 written and read",
-					  r > 0 ? "fault" : err);
+			return check_error(c, r > 0 ? "fault" : err, "fixed counter 0 written and read");
 		pmu_fixed_program(&pmu, 0, 0, 0, err, sizeof(err));
 		if (v != ones_fx)
 			return check_fail(c, "measured=fixed 0 holds 0x%llx expected=0x%llx (%u bits, "
@@ -584,8 +571,7 @@ static enum check_status check_pmu_reserved_bits(struct check_ctx *c)
 	v = wrmsr_safe(MSR_IA32_PERFEVTSEL0, bad);
 	if (v != X86_TRAP_GP) {
 		wrmsr_safe(MSR_IA32_PERFEVTSEL0, 0);
-		return check_fail(c, "measured=%s expected=#GP(13) for PERFEVTSEL0=0x%llx",
-				  v ? "other fault" : "no fault", (unsigned long long)bad);
+		return check_error(c, v ? "other fault" : "no fault", "#GP(13) for PERFEVTSEL0=0x%llx", (unsigned long long)bad);
 	}
 	return check_pass(c, "measured=refused by the library, #GP(13) from the CPU expected=both "
 			  "value=0x%llx", (unsigned long long)bad);
@@ -619,13 +605,13 @@ static enum check_status check_pmu_width(struct check_ctx *c)
 		uint64_t want = (1ULL << (pmu.gp_width - 1)) | 0x12345678ULL;
 
 		if ((r = pmu_gp_write(&pmu, 0, want, err, sizeof(err))) || (r = pmu_gp_read(&pmu, 0, &v)))
-			return check_fail(c, "measured=%s expected=full-width write", r > 0 ? "fault" : err);
+			return check_error(c, r > 0 ? "fault" : err, "full-width write");
 		if (v != want)
 			return check_fail(c, "measured=0x%llx expected=0x%llx (full-width write)",
 					  (unsigned long long)v, (unsigned long long)want);
 	} else if ((r = wrmsr_safe(MSR_IA32_PMC0_FULL, 1)) != X86_TRAP_GP) {
-		return check_fail(c, "measured=%s expected=#GP: IA32_A_PMC0 without "
-				  "PERF_CAPABILITIES.FW_WRITE", r ? "other fault" : "no fault");
+		return check_error(c, r ? "other fault" : "no fault", "#GP: IA32_A_PMC0 without "
+				   "PERF_CAPABILITIES.FW_WRITE");
 	}
 	wrmsr_safe(MSR_IA32_PMC0, 0);
 	return check_pass(c, "measured=0x%llx expected=0x%llx full-width=%s width=%u",
@@ -691,8 +677,7 @@ static enum check_status check_pmu_running_write(struct check_ctx *c)
 		pmu_smi_count(&pmu, &smi0);
 		if ((r = running_once(RUNNING_N, &x, err, sizeof(err))) ||
 		    (r = running_once(2 * RUNNING_N, &y, err, sizeof(err))))
-			return check_fail(c, "measured=%s expected=GP0 written while counting",
-					  r > 0 ? "fault" : err);
+			return check_error(c, r > 0 ? "fault" : err, "GP0 written while counting");
 		pmu_smi_count(&pmu, &smi1);
 		if (smi1 != smi0) {
 			discarded++;
@@ -782,7 +767,7 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	 * slots, so they get the long run (at least 50000 of either): one overflow each. */
 	if (pmu_run(&cfg, 1, &kernel_loop4_desc, fixed && idx > 0 ? PMU_N : 1000, NULL, NULL, &res,
 		    err, sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=an overflowing run", err);
+		st = check_error(c, err, "an overflowing run");
 		goto out;
 	}
 	pmu_global_status(&pmu, &status);
@@ -890,11 +875,11 @@ static enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&lt1) };
 	cfg[2] = (struct ctr_cfg){ .idx = 2, .evtsel = pmu_evtsel_encode(&cyc) };
 	if (pmu_run_differential(cfg, 3, &kernel_div_loop_desc, DIV_N, NULL, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=three counters counted", err);
+		return check_error(c, err, "three counters counted");
 	cfg[0].evtsel = pmu_evtsel_encode(&edge);
 	if (pmu_run_differential(cfg, 1, &kernel_div_loop_desc, DIV_N, NULL, &o, &de, err,
 				 sizeof(err)))
-		return check_fail(c, "measured=%s expected=edge counter counted", err);
+		return check_error(c, err, "edge counter counted");
 	if (!expect_cmask_inv_edge(DIV_N, d.diff[0], d.diff[1], d.diff[2], de.diff[0], why,
 				   sizeof(why)))
 		return check_fail(c, "measured=cmask1 %lld inv %lld cycles %lld edge %lld expected=%s "
@@ -967,7 +952,7 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	/* 100000 iterations retire 400000 instructions; the PMI request at `before` freezes both
 	 * counters, so the watcher holds `before` plus the skid, not 400000. */
 	if (pmu_run(cfg, 2, &kernel_loop4_desc, PMU_N, NULL, NULL, &res, err, sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=a frozen run", err);
+		st = check_error(c, err, "a frozen run");
 		goto out;
 	}
 	/* With pmi=interrupt the PMI was taken as the frame restored IF; either way the handler
@@ -1006,8 +991,7 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	pmu_global_status(&pmu, &cleared);
 	if ((r = pmu_gp_program(&pmu, 1, cfg[1].evtsel, 0, err, sizeof(err))) ||
 	    (r = pmu_global_ctrl_write(&pmu, 1ULL << 1, err, sizeof(err)))) {
-		st = check_fail(c, "measured=%s expected=the watcher armed again",
-				r > 0 ? "fault" : err);
+		st = check_error(c, r > 0 ? "fault" : err, "the watcher armed again");
 		goto out;
 	}
 	{
@@ -1075,7 +1059,7 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	 * second (KVM once sent two, pmu-errata.md) finds no status bit and is counted as not
 	 * a PMI. */
 	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &unframed, &res, err, sizeof(err)))
-		st = check_fail(c, "measured=%s expected=an overflowing run", err);
+		st = check_error(c, err, "an overflowing run");
 	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0] || pmi_stats.not_pmi)
 		st = check_fail(c, "measured=%llu NMI PMIs, GP0 overflows %llu, %llu NMIs without an "
 				"overflow bit expected=1 NMI for GP0 and no other",
@@ -1141,7 +1125,7 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	pmu_pmi_lvt_setup(VECTOR_PMI, false);
 	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), storm.start, err, sizeof(err))) ||
 	    (r = pmu_global_ctrl_write(&pmu, 1, err, sizeof(err)))) {
-		st = check_fail(c, "measured=%s expected=counter armed", r > 0 ? "fault" : err);
+		st = check_error(c, r > 0 ? "fault" : err, "counter armed");
 		goto out;
 	}
 	/* With interrupts on, a PMI every STORM_PERIOD instructions: the run must still end,
@@ -1264,7 +1248,7 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 		return CHECK_SKIP;
 	if (usr_os_diff(true, PMU_N, u, &discarded, err, sizeof(err)) ||
 	    usr_os_diff(false, PMU_N, k, &discarded, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=USR and OS counters counted", err);
+		return check_error(c, err, "USR and OS counters counted");
 	/* At CPL 3 the USR counter sees the loop and the OS counter only the constant entry
 	 * and exit path (cancelled by the differential); at CPL 0 the reverse. */
 	if (u[0] != want || u[1] != 0 || k[0] != 0 || k[1] != want)
@@ -1389,7 +1373,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		pmu_smi_count(&pmu, &smi0);
 		if (pmi_exact_once(PMU_N, &a, &ba, &pa, err, sizeof(err)) ||
 		    pmi_exact_once(2 * PMU_N, &b, &bb, &pb, err, sizeof(err))) {
-			st = check_fail(c, "measured=%s expected=two counted CPL-3 runs", err);
+			st = check_error(c, err, "two counted CPL-3 runs");
 			goto out;
 		}
 		pmu_smi_count(&pmu, &smi1);
@@ -1544,8 +1528,8 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 	pmu_pmi_lvt_setup(0, true);
 	for (unsigned i = 0; i < 3; i++) {
 		if (short_once(SHORT_REF_PERIOD, &skid, &pmis, &smis, err, sizeof(err))) {
-			st = check_fail(c, "measured=%s expected=a run with period %u", err,
-					SHORT_REF_PERIOD);
+			st = check_error(c, err, "a run with period %u",
+					 SHORT_REF_PERIOD);
 			goto out;
 		}
 		if (pmis != 1 || skid == INT64_MIN) {
@@ -1564,8 +1548,8 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 			continue;
 		swept++;
 		if (short_once(p, &skid, &pmis, &smis, err, sizeof(err))) {
-			st = check_fail(c, "measured=%s expected=a run with period %llu", err,
-					(unsigned long long)p);
+			st = check_error(c, err, "a run with period %llu",
+					 (unsigned long long)p);
 			goto out;
 		}
 		if (pmis != 1 || skid == INT64_MIN) {
@@ -1617,7 +1601,7 @@ static enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
 	if (!pmu.full_width_write && pmu_legacy_write_result(value, pmu.gp_width) != value)
 		value = 0x07654321ULL;
 	if ((r = pmu_gp_program(&pmu, 0, 0, value, err, sizeof(err))))
-		return check_fail(c, "measured=%s expected=PMC0 written", r > 0 ? "fault" : err);
+		return check_error(c, r > 0 ? "fault" : err, "PMC0 written");
 	if ((r = pmu_gp_rdpmc(&pmu, 0, &full)) || (r = pmu_gp_read(&pmu, 0, &msr)))
 		return check_fail(c, "measured=fault vector %d expected=RDPMC and RDMSR of PMC0", r);
 	if (full != value || msr != value)
@@ -1656,7 +1640,7 @@ static enum check_status check_pmu_global_gates(struct check_ctx *c)
 		return check_skip(c, "%s", no_global_ctrl());
 	/* EN set in the selector, but GLOBAL_CTRL's bit clear: nothing may count. */
 	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), 0, err, sizeof(err))))
-		return check_fail(c, "measured=%s expected=GP0 programmed", r > 0 ? "fault" : err);
+		return check_error(c, r > 0 ? "fault" : err, "GP0 programmed");
 	measure_kernel_pmu(&kernel_loop4_desc, 1000, NULL, 0);
 	pmu_gp_read(&pmu, 0, &off);
 	measure_kernel_pmu(&kernel_loop4_desc, 1000, NULL, 1);
@@ -1686,8 +1670,7 @@ static enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 				     pmu.version))
 		return CHECK_SKIP;
 	if ((r = pmu_global_status_set(&pmu, bit)) || (r = pmu_global_status(&pmu, &st)))
-		return check_fail(c, "measured=%s expected=STATUS_SET written and STATUS read",
-				  r > 0 ? "fault" : "refused");
+		return check_error(c, r > 0 ? "fault" : "refused", "STATUS_SET written and STATUS read");
 	pmu_global_ovf_clear(&pmu, bit);
 	pmu_global_status(&pmu, &cleared);
 	pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), 0, err, sizeof(err));

@@ -91,7 +91,7 @@ static enum check_status check_pmu_branch_misses(struct check_ctx *c)
 	if (pmu_run_differential(&cfg, 1, bc->period ? &kernel_branch_pattern_desc :
 				 &kernel_branch_lfsr_desc, BRANCH_N,
 				 bc->period ? (void *)&pat : (void *)&lfsr, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=branch misses counted", err);
+		return check_error(c, err, "branch misses counted");
 	if (d.diff[0] < lo || d.diff[0] > hi)
 		return check_fail(c, "measured=%lld expected=%lld..%lld mispredictions over %llu "
 				  "iterations (%s pattern) median=%lld%s", (long long)d.diff[0],
@@ -133,7 +133,7 @@ static enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 	/* The divider loop: stall cycles (the DIV chain) and active cycles both occur. */
 	if (pmu_run_differential(cfg, 3, &kernel_div_loop_desc, 10000, NULL, &o, &dd, err,
 				 sizeof(err)))
-		return check_fail(c, "measured=%s expected=UOPS_EXECUTED and cycles counted", err);
+		return check_error(c, err, "UOPS_EXECUTED and cycles counted");
 	tol = d[2] / 1000 + 64;
 	if (d[2] <= 0 || d[0] <= 0 || d[1] <= 0 || d[0] + d[1] + tol < d[2] || d[0] + d[1] > d[2] + tol)
 		return check_fail(c, "measured=active %lld + stall %lld = %lld expected=cycles %lld +-%lld,"
@@ -177,7 +177,7 @@ static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	first = chase_build(env.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
 	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
 				 sizeof(err)))
-		return check_fail(c, "measured=%s expected=MEM_INST_RETIRED.LOADS counted", err);
+		return check_error(c, err, "MEM_INST_RETIRED.LOADS counted");
 	loads = d.diff[0];
 	/* One load per iteration exactly: the differential adds `nodes` iterations. */
 	if (loads != (int64_t)nodes)
@@ -187,8 +187,7 @@ static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 		cfg.evtsel = sel(0xcb, sources[i], 0, false, false);
 		if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
 					 sizeof(err)))
-			return check_fail(c, "measured=%s expected=MEM_LOAD_RETIRED umask %02XH counted",
-					  err, sources[i]);
+			return check_error(c, err, "MEM_LOAD_RETIRED umask %02XH counted", sources[i]);
 		sum += d.diff[0];
 	}
 	tol = loads / 50 + 16;
@@ -253,7 +252,7 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 			/* Warm the working set once, then count a full cycle more. */
 			if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &dd,
 						 err, sizeof(err)))
-				return check_fail(c, "measured=%s expected=L%u misses counted", err, lvl);
+				return check_error(c, err, "L%u misses counted", lvl);
 			d = dd.diff[0];
 			if (!big && d > (int64_t)(nodes / 20 + 64))
 				return check_fail(c, "measured=%lld L%u misses expected=<= %llu for a %llu-byte "

@@ -106,7 +106,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 
 		if (uncore_fixed_program(&uncore, true, false, 0, err, sizeof(err)) ||
 		    uncore_global_ctrl_write(&uncore, enable, err, sizeof(err)))
-			return check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+			return check_error(c, err, "the fixed counter programmed");
 		pmu_smi_count(&pmu, &s0);
 		flags = irq_save();
 		t0 = rdtsc();
@@ -238,10 +238,10 @@ static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 	nc = all_cbos(cfg, UNC_CBO_CACHE_LOOKUP, UNC_CBO_LOOKUP_READ_MESI);
 	first = warm_chase(ws, &n);
 	if (uncore_run_differential(cfg, nc, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=CBo lookups counted", err);
+		return check_error(c, err, "CBo lookups counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(cfg, nc, &kernel_chase_desc, nq, first, &o, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=CBo lookups counted", err);
+		return check_error(c, err, "CBo lookups counted");
 	sum = sum_diff(&d, nc);
 	qsum = sum_diff(&q, nc);
 	for (unsigned b = 0; b < nc; b++) {
@@ -309,10 +309,10 @@ static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 	if (!n)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
 	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=ARB requests counted", err);
+		return check_error(c, err, "ARB requests counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=ARB requests counted", err);
+		return check_error(c, err, "ARB requests counted");
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	if (d.diff[1] < dram.lo || d.diff[1] > dram.hi)
@@ -376,10 +376,10 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 	if (!n)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
 	if (imc_run(&kernel_chase_desc, n, first, true, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=DRAM reads counted", err);
+		return check_error(c, err, "DRAM reads counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (imc_run(&kernel_chase_desc, nq, first, false, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=DRAM reads counted", err);
+		return check_error(c, err, "DRAM reads counted");
 	r = d.imc[UNC_IMC_DATA_READS];
 	rq = q.imc[UNC_IMC_DATA_READS];
 	imc = expect_unc(UNC_DRIVE_IMC, n);
@@ -447,10 +447,10 @@ static enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 	if (!l2 || !n)
 		return check_skip(c, "CPUID leaf 4 reports no L2, or no buffer");
 	if (imc_run(&kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf, false, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
+		return check_error(c, err, "DRAM writes counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (imc_run(&kernel_chase_desc, nq, first, false, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=DRAM writes counted", err);
+		return check_error(c, err, "DRAM writes counted");
 	w = d.imc[UNC_IMC_DATA_WRITES];
 	wq = q.imc[UNC_IMC_DATA_WRITES];
 	st = expect_unc(UNC_DRIVE_STORES, n);
@@ -548,7 +548,7 @@ static enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 	if (uncore_program(&uncore, CBO(0, 1), &look, m44, err, sizeof(err)) ||
 	    uncore_program(&uncore, ARB(0), &look, m44, err, sizeof(err)) ||
 	    uncore_fixed_program(&uncore, false, false, m48, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=counters written", err);
+		return check_error(c, err, "counters written");
 	uncore_read(&uncore, CBO(0, 1), &v[0]);
 	uncore_read(&uncore, ARB(0), &v[1]);
 	uncore_read(&uncore, FIXED, &v[2]);
@@ -565,7 +565,7 @@ static enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 	overflow_all(&o);
 	uncore_reset(&uncore);
 	if (o.fault)
-		return check_fail(c, "measured=%s expected=the overflow run programmed", o.err);
+		return check_error(c, o.err, "the overflow run programmed");
 	if (o.fixed >= m48 - OVF_MARGIN || o.arb >= m44 - OVF_MARGIN ||
 	    o.cbo >= uncore.num_cbo * (m44 - OVF_MARGIN) || o.fixed > (1ULL << 40) ||
 	    o.arb > (1ULL << 30) || o.cbo > (1ULL << 30))
@@ -595,7 +595,7 @@ static enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
 	overflow_all(&o);
 	if (o.fault) {
 		uncore_reset(&uncore);
-		return check_fail(c, "measured=%s expected=the overflow run programmed", o.err);
+		return check_error(c, o.err, "the overflow run programmed");
 	}
 	uncore_global_status_write(&uncore, 0);
 	uncore_global_status(&uncore, &s0);
@@ -651,7 +651,7 @@ static enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 	first = dram_chase(&n);
 	n = n < 4096 ? n : 4096;
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err2, sizeof(err2)))
-		return check_fail(c, "measured=%s expected=ARB occupancy counted on counter 0", err2);
+		return check_error(c, err2, "ARB occupancy counted on counter 0");
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	if (d.diff[0] < dram.lo)
 		return check_fail(c, "measured=occupancy %lld over %llu flushed steps on counter 0 "
@@ -799,7 +799,7 @@ static enum check_status check_uncore_skl_pmi(struct check_ctx *c)
 	irq_disable();
 	if (fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 0, false), 1, 2000, err,
 			   sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		st = check_error(c, err, "the fixed counter programmed");
 		goto out;
 	}
 	quiet_pmis = upmi.pmis;
@@ -808,7 +808,7 @@ static enum check_status check_uncore_skl_pmi(struct check_ctx *c)
 	upmi.status_seen = 0;
 	if (fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 1U << core, false), 1, 10000,
 			   err, sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		st = check_error(c, err, "the fixed counter programmed");
 		goto out;
 	}
 	/* Give a second PMI (one that should not come) time to arrive. */
@@ -880,7 +880,7 @@ static enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c)
 	if (uncore_program(&uncore, ARB(1), &req, 0, err, sizeof(err)) ||
 	    fixed_overflow(uncore_global_value(UNCORE_SKL, NULL, 0, 1U << core, true), 1, 10000, err,
 			   sizeof(err))) {
-		st = check_fail(c, "measured=%s expected=counters programmed", err);
+		st = check_error(c, err, "counters programmed");
 		goto out;
 	}
 	uncore_global_ctrl_read(&uncore, &ctrl);
@@ -952,10 +952,10 @@ static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 	if (!n)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
 	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=GQ allocations counted", err);
+		return check_error(c, err, "GQ allocations counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=GQ allocations counted", err);
+		return check_error(c, err, "GQ allocations counted");
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	for (unsigned i = 0; i < 2; i++)
@@ -1003,10 +1003,10 @@ static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 	if (!n)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=IMC reads counted", err);
+		return check_error(c, err, "IMC reads counted");
 	first = warm_chase(l2 / 2, &nq);
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=IMC reads counted", err);
+		return check_error(c, err, "IMC reads counted");
 	imc = expect_unc(UNC_DRIVE_IMC, n);
 	quiet = expect_unc(UNC_QUIET_IMC, nq);
 	if (d.diff[0] < imc.lo || d.diff[0] > imc.hi)
@@ -1046,7 +1046,7 @@ static enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 		return check_fail(c, "measured=no test buffer expected=a buffer for the stores");
 	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf,
 				    &o, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=IMC writes counted", err);
+		return check_error(c, err, "IMC writes counted");
 	st = expect_unc(UNC_DRIVE_STORES, n);
 	if (d.diff[0] < st.lo || d.diff[0] > st.hi)
 		return check_fail(c, "measured=%lld full-line writes for %llu more bytes of MOVNTI "
@@ -1112,10 +1112,10 @@ static enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
 		return check_skip(c, "%s", no_nhm());
 	if (uncore_run_differential(cfg, 3, &kernel_loop4_desc, 100000, NULL, &o, &q, err,
 				    sizeof(err)))
-		return check_fail(c, "measured=%s expected=occupancy counted", err);
+		return check_error(c, err, "occupancy counted");
 	first = dram_chase(&n);
 	if (uncore_run_differential(cfg, 3, &kernel_chase_desc, n, first, &od, &d, err, sizeof(err)))
-		return check_fail(c, "measured=%s expected=occupancy counted", err);
+		return check_error(c, err, "occupancy counted");
 	if (q.diff[0] > q.diff[2] / 100 + 1024)
 		return check_fail(c, "measured=read-tracker occupancy %lld over %lld UCLK of a register-only "
 				  "loop expected=<= %lld (an emptied queue)%s", (long long)q.diff[0],
@@ -1172,13 +1172,13 @@ static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 		r = uncore_global_ctrl_write(&uncore, uncore_global_value(UNCORE_SKL, ctrs,
 					     uncore.num_cbo, 0, false), err, sizeof(err));
 	if (r) {
-		st = check_fail(c, "measured=%s expected=every CBo's counter 0 programmed", err);
+		st = check_error(c, err, "every CBo's counter 0 programmed");
 		goto out;
 	}
 	r = xcore_pingpong((unsigned)cpu, XSNP_N, err, sizeof(err));
 	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
 	if (r) {
-		st = check_fail(c, "measured=%s expected=a ping-pong with CPU %d", err, cpu);
+		st = check_error(c, err, "a ping-pong with CPU %d", cpu);
 		goto out;
 	}
 	if (uncore_cbo_sum(&uncore, 0, &sum)) {
@@ -1316,7 +1316,7 @@ static enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
 		goto out;
 	}
 	if (r)
-		st = check_fail(c, "measured=%s expected=the fixed counter programmed", err);
+		st = check_error(c, err, "the fixed counter programmed");
 	else if (xpmi.pmis[cpu] != 1 || xpmi.pmis[0])
 		st = check_fail(c, "measured=%u PMIs on core %u (APIC ID %u), %u on this core %u "
 				"expected=1 and 0: PMI_SEL_CORE selects core %u only", xpmi.pmis[cpu],

@@ -57,7 +57,7 @@ static enum check_status check_user_icount(struct check_ctx *c)
 	a = measure_kernel_user(k, 1000, NULL, &fa);
 	b = measure_kernel_user(k, 2000, NULL, &fb);
 	if (fa != FAULT_NONE || fb != FAULT_NONE)
-		return check_fail(c, "measured=%s expected=the frame runs at CPL 3", vec(fa != FAULT_NONE ? fa : fb));
+		return check_error(c, vec(fa != FAULT_NONE ? fa : fb), "the frame runs at CPL 3");
 	region_predict(k, 1000, NULL, a.id, &e);
 	if (b.tsc - a.tsc != 4000 || a.tsc != e.insns + FRAME_TSC_OVERHEAD)
 		return check_fail(c, "measured=count(2N)-count(N)=%llu count(N)=%llu expected=4000 and %llu",
