@@ -279,6 +279,38 @@ CHECK_DEFINE(670, "uncore.skl.cbo_lookup", check_uncore_skl_cbo_lookup,
 	     .flags = CHECK_PACKAGE);
 
 /*
+ * The two runs the DRAM-driven uncore checks make, counting cfg: the flushed chase over
+ * the test buffer (*n steps, each a line from DRAM: *d) and a warm chase of half the L2
+ * (*nq steps, whose lines never leave the core: *q, counting the first nq_cfg of cfg).
+ * CHECK_PASS with all four filled, or the check's SKIP or failure, naming what was counted.
+ */
+static enum check_status dram_and_quiet(struct check_ctx *c, const struct unc_cfg *cfg,
+					unsigned ncfg, unsigned nq_cfg, const char *what,
+					uint64_t *n, struct unc_diff *d, uint64_t *nq,
+					struct unc_diff *q)
+{
+	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
+	struct unc_run_opts oq = { .reps = UNC_REPS };
+	uint64_t l2 = cpu_cache_bytes(2);
+	char err[PMU_ERR_LEN];
+	void *first;
+
+	if (!l2)
+		return check_skip(c, "CPUID leaf 4 reports no L2");
+	first = dram_chase(n);
+	if (!*n)
+		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+	if (uncore_run_differential(cfg, ncfg, &kernel_chase_desc, *n, first, &o, d, err,
+				    sizeof(err)))
+		return check_error(c, err, "%s counted", what);
+	first = warm_chase(l2 / 2, nq);
+	if (uncore_run_differential(cfg, nq_cfg, &kernel_chase_desc, *nq, first, &oq, q, err,
+				    sizeof(err)))
+		return check_error(c, err, "%s counted", what);
+	return CHECK_PASS;
+}
+
+/*
  * UNC_ARB_TRK_REQUESTS.ALL (81H/01H) on ARB counter 1 and UNC_ARB_TRK_OCCUPANCY.ALL
  * (80H/01H, counter 0 only) over the flushed DRAM chase: every step is an LLC miss, whose
  * request the ARB allocates: >= 3/4 N, at most 4N + 4096 (page walks, prefetches, other
@@ -294,25 +326,15 @@ static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 		{ .ctr = ARB(1), .sel = { .event = UNC_ARB_TRK_REQUESTS,
 					  .umask = UNC_ARB_TRK_REQUESTS_ALL } },
 	};
-	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
-	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cpu_cache_bytes(2), n, nq;
-	char err[PMU_ERR_LEN];
+	uint64_t n, nq;
 	struct unc_diff d, q;
-	void *first;
+	enum check_status st;
 
 	if (no_skl())
 		return check_skip(c, "%s", no_skl());
-	if (!l2)
-		return check_skip(c, "CPUID leaf 4 reports no L2");
-	first = dram_chase(&n);
-	if (!n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
-	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_error(c, err, "ARB requests counted");
-	first = warm_chase(l2 / 2, &nq);
-	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_error(c, err, "ARB requests counted");
+	st = dram_and_quiet(c, cfg, 2, 2, "ARB requests", &n, &d, &nq, &q);
+	if (st != CHECK_PASS)
+		return st;
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	if (d.diff[1] < dram.lo || d.diff[1] > dram.hi)
@@ -937,25 +959,15 @@ static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 		{ .ctr = NHM(0), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT } },
 		{ .ctr = NHM(1), .sel = { .event = UNC_GQ_ALLOC, .umask = UNC_GQ_RT_LLC_MISS } },
 	};
-	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
-	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cpu_cache_bytes(2), n, nq;
-	char err[PMU_ERR_LEN];
+	uint64_t n, nq;
 	struct unc_diff d, q;
-	void *first;
+	enum check_status st;
 
 	if (no_nhm())
 		return check_skip(c, "%s", no_nhm());
-	if (!l2)
-		return check_skip(c, "CPUID leaf 4 reports no L2");
-	first = dram_chase(&n);
-	if (!n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
-	if (uncore_run_differential(cfg, 2, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_error(c, err, "GQ allocations counted");
-	first = warm_chase(l2 / 2, &nq);
-	if (uncore_run_differential(cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_error(c, err, "GQ allocations counted");
+	st = dram_and_quiet(c, cfg, 2, 1, "GQ allocations", &n, &d, &nq, &q);
+	if (st != CHECK_PASS)
+		return st;
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	for (unsigned i = 0; i < 2; i++)
@@ -988,25 +1000,15 @@ static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 	struct expect_range imc, quiet;
 	struct unc_cfg cfg = { .ctr = NHM(0), .sel = { .event = UNC_IMC_NORMAL_READS,
 						       .umask = UNC_IMC_NORMAL_READS_ANY } };
-	struct unc_run_opts o = { .reps = UNC_REPS, .before = flush_before };
-	struct unc_run_opts oq = { .reps = UNC_REPS };
-	uint64_t l2 = cpu_cache_bytes(2), n, nq;
-	char err[PMU_ERR_LEN];
+	uint64_t n, nq;
 	struct unc_diff d, q;
-	void *first;
+	enum check_status st;
 
 	if (no_nhm())
 		return check_skip(c, "%s", no_nhm());
-	if (!l2)
-		return check_skip(c, "CPUID leaf 4 reports no L2");
-	first = dram_chase(&n);
-	if (!n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
-	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err, sizeof(err)))
-		return check_error(c, err, "IMC reads counted");
-	first = warm_chase(l2 / 2, &nq);
-	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, nq, first, &oq, &q, err, sizeof(err)))
-		return check_error(c, err, "IMC reads counted");
+	st = dram_and_quiet(c, &cfg, 1, 1, "IMC reads", &n, &d, &nq, &q);
+	if (st != CHECK_PASS)
+		return st;
 	imc = expect_unc(UNC_DRIVE_IMC, n);
 	quiet = expect_unc(UNC_QUIET_IMC, nq);
 	if (d.diff[0] < imc.lo || d.diff[0] > imc.hi)
