@@ -189,15 +189,7 @@ static const struct {
 };
 #define NSTACK (sizeof(stack_cases) / sizeof(stack_cases[0]))
 
-static unsigned lbr_stack_instances(void)
-{
-	return NSTACK;
-}
-
-static void lbr_stack_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NSTACK ? stack_cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(lbr_stack, stack_cases)
 
 static struct lbr_run run;
 
@@ -298,15 +290,7 @@ static const struct {
 };
 #define NFILTER (sizeof(filter_cases) / sizeof(filter_cases[0]))
 
-static unsigned lbr_filter_instances(void)
-{
-	return NFILTER;
-}
-
-static void lbr_filter_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NFILTER ? filter_cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(lbr_filter, filter_cases)
 
 static enum check_status check_lbr_filter(struct check_ctx *c)
 {

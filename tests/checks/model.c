@@ -139,17 +139,7 @@ static const struct kernel_case cases[] = {
 	{ "ldmxcsr_loop", &kernel_ldmxcsr_loop_desc, setup_lines, 0, 0, 0, { 1, 1000 } },
 };
 
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
-
-static unsigned model_instances(void)
-{
-	return NCASES;
-}
-
-static void model_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NCASES ? cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(model, cases)
 
 /* Branches in a region's prediction: every kind the branches-retired event counts. */
 static uint64_t predicted_branches(const struct exec_counts *e)

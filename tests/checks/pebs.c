@@ -587,15 +587,7 @@ static const struct {
 };
 #define NLL (sizeof(ll_cases) / sizeof(ll_cases[0]))
 
-static unsigned pebs_ll_instances(void)
-{
-	return NLL;
-}
-
-static void pebs_ll_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NLL ? ll_cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(pebs_ll, ll_cases)
 
 static void ll_cold(uint64_t n, void *first)
 {
@@ -934,15 +926,7 @@ static const struct {
 #define FE_BIG_N	3ULL
 #define FE_SMALL_N	100ULL
 
-static unsigned pebs_fe_instances(void)
-{
-	return NFE;
-}
-
-static void pebs_fe_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NFE ? fe_cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(pebs_fe, fe_cases)
 
 static uint64_t fe_code_start(void)
 {

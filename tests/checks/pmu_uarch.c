@@ -56,17 +56,7 @@ static const struct branch_case branch_cases[] = {
 	{ "lfsr", 0xace1ace1ace1ace1ULL, 0, 25, 75 },	/* about half: unpredictable */
 };
 
-#define NBRANCH (sizeof(branch_cases) / sizeof(branch_cases[0]))
-
-static unsigned branch_miss_instances(void)
-{
-	return NBRANCH;
-}
-
-static void branch_miss_instance_name(unsigned i, char *buf, size_t len)
-{
-	str_lcpy(buf, i < NBRANCH ? branch_cases[i].name : "?", len);
-}
+CHECK_TABLE_INSTANCES(branch_miss, branch_cases)
 
 static enum check_status check_pmu_branch_misses(struct check_ctx *c)
 {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/string.h"		/* str_lcpy, for CHECK_TABLE_INSTANCES */
 #include "tests/expect/arch.h"	/* struct expect_range */
 
 enum check_status {
@@ -72,6 +73,21 @@ struct check {
 	static const struct check check_def_##fn						\
 	__attribute__((used, aligned(8), section(".data.checks." #order))) = {		\
 		.name = (nm), .desc = (dsc), .run = (fn), __VA_ARGS__ }
+
+/*
+ * The instance functions of a check run once per row of a static table whose rows carry a
+ * .name: defines PREFIX_instances() (the rows) and PREFIX_instance_name() (row i's name),
+ * for CHECK_DEFINE's .instances and .instance_name.
+ */
+#define CHECK_TABLE_INSTANCES(prefix, table)						\
+	static unsigned prefix##_instances(void)					\
+	{										\
+		return sizeof(table) / sizeof((table)[0]);				\
+	}										\
+	static void prefix##_instance_name(unsigned i, char *buf, size_t len)		\
+	{										\
+		str_lcpy(buf, i < prefix##_instances() ? (table)[i].name : "?", len);	\
+	}
 
 /* Result helpers: each records a detail ("measured=... expected=..." or the skip reason)
  * and returns the status for run() to return. */
