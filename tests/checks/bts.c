@@ -11,6 +11,7 @@
 #include "arch/x86/apic.h"
 #include "tests/harness/check.h"
 #include "tests/harness/env.h"
+#include "tests/measure/pmi.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
@@ -188,8 +189,7 @@ static enum check_status check_bts_threshold(struct check_ctx *c)
 	bts_pmis = 0;
 	bts_index_at_pmi = 0;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &bts_dbg);
-	trap_set_handler(X86_TRAP_NMI, bts_nmi);
-	pmu_pmi_lvt_setup(0, true);
+	pmi_route_nmi(bts_nmi);
 	/* loop4(100): 101 taken branches, a buffer of 16 records, the interrupt at 8. */
 	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_THR, &r, err, sizeof(err))) {
 		st = check_error(c, err, "a traced run");
@@ -212,8 +212,7 @@ static enum check_status check_bts_threshold(struct check_ctx *c)
 				BTS_SMALL);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bts_dbg);
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(610, "bts.threshold", check_bts_threshold,

@@ -700,8 +700,7 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 
 		lbr_set_filter(&pmu.lbr, &none);
 	}
-	trap_set_handler(X86_TRAP_NMI, bb_nmi);
-	pmu_pmi_lvt_setup(0, true);
+	pmi_route_nmi(bb_nmi);
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bb_dbg);
 	if (pmu_run(&cfg, 1, &kernel_branch_pattern_desc, BB_N, &pat, &o, &res, err, sizeof(err))) {
 		st = check_error(c, err, "a sampled run");
@@ -730,8 +729,7 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 				(unsigned long long)bb_samples);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(590, "lbr.basic_blocks", check_lbr_basic_blocks,

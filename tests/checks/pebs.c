@@ -27,6 +27,7 @@
 #include "pmu/pebs.h"
 #include "pmu/pmi.h"
 #include "tests/measure/region.h"
+#include "tests/measure/pmi.h"
 #include "tests/measure/pmu_run.h"
 
 static struct ds_area pebs_ds __attribute__((aligned(64)));
@@ -519,8 +520,7 @@ static enum check_status check_pebs_threshold(struct check_ctx *c)
 					(unsigned long long)thr_stats.not_pmi);
 	}
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	if (st != CHECK_PASS)
 		return st;
 	return check_pass(c, "measured=PMI at %u records, GLOBAL_STATUS 0x%llx, bit 62 cleared by "

@@ -1052,8 +1052,7 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	e.intr = true;
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = start };
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
-	trap_set_handler(X86_TRAP_NMI, pmi_nmi);
-	pmu_pmi_lvt_setup(0, true);
+	pmi_route_nmi(pmi_nmi);
 	/* An NMI is not held back by IF: it arrives inside the window, at the overflow (run
 	 * unframed: no oracle region holds the handler). One overflow must give one NMI: a
 	 * second (KVM once sent two, pmu-errata.md) finds no status bit and is counted as not
@@ -1068,8 +1067,7 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 				(unsigned long long)pmi_stats.not_pmi);
 	else
 		st = check_pass(c, "measured=1 NMI for GP0 expected=1 NMI for GP0");
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(390, "pmu.pmi_nmi", check_pmu_pmi_nmi,
@@ -1367,8 +1365,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		return check_skip(c, "start value needs full-width writes");
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = exact_rearm;
-	trap_set_handler(X86_TRAP_NMI, exact_nmi);
-	pmu_pmi_lvt_setup(0, true);
+	pmi_route_nmi(exact_nmi);
 	for (unsigned tries = 0; kept < PMU_REPS && tries < 2 * PMU_REPS; tries++) {
 		pmu_smi_count(&pmu, &smi0);
 		if (pmi_exact_once(PMU_N, &a, &ba, &pa, err, sizeof(err)) ||
@@ -1426,8 +1423,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 				extra ? "the returning IRETQ counted at CPL 3" : "nothing added", brs,
 				(long long)want, PMU_N, discarded);
 out:
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(400, "pmu.pmi_exact", check_pmu_pmi_exact,
@@ -1524,8 +1520,7 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 			     (unsigned long long)min_period, pmu_erratum_note(pmu.errata));
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = short_snap;
-	trap_set_handler(X86_TRAP_NMI, short_nmi);
-	pmu_pmi_lvt_setup(0, true);
+	pmi_route_nmi(short_nmi);
 	for (unsigned i = 0; i < 3; i++) {
 		if (short_once(SHORT_REF_PERIOD, &skid, &pmis, &smis, err, sizeof(err))) {
 			st = check_error(c, err, "a run with period %u",
@@ -1579,8 +1574,7 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 				(unsigned)(min_period > 1 ? min_period : 1), (long long)worst,
 				SHORT_REF_PERIOD, (long long)tol, limit, smis);
 out:
-	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
-	trap_set_handler(X86_TRAP_NMI, 0);
+	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(410, "pmu.pmi_short_period", check_pmu_pmi_short_period,

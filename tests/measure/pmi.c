@@ -52,3 +52,15 @@ void pmi_wait(const struct pmi_stats *st, uint64_t want)
 		cpu_relax();
 	irq_disable();
 }
+
+void pmi_route_nmi(void (*handler)(struct trap_frame *f))
+{
+	trap_set_handler(X86_TRAP_NMI, handler);
+	pmu_pmi_lvt_setup(0, true);
+}
+
+void pmi_unroute_nmi(void)
+{
+	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
+	trap_set_handler(X86_TRAP_NMI, 0);
+}

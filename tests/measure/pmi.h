@@ -4,6 +4,7 @@
 #define TESTS_MEASURE_PMI_H
 
 #include <stdint.h>
+#include "arch/x86/trap.h"
 #include "pmu/pmi.h"
 
 /* Routes PMIs (pmi=interrupt: the PMI vector; pmi=nmi: the NMI) to a handler that
@@ -18,5 +19,12 @@ unsigned pmi_unroute(struct pmi_stats *st);
 /* With interrupts on for up to 10 ms, lets a PMI requested inside the frame arrive: until
  * st->pmis reaches want. */
 void pmi_wait(const struct pmi_stats *st, uint64_t want);
+
+/* A check's own NMI handler for its PMIs, whatever pmi= says (a PMI that must interrupt
+ * the kernel where it lands, IF or not): the handler on the NMI, the LVT entry at NMI. */
+void pmi_route_nmi(void (*handler)(struct trap_frame *f));
+/* Undoes pmi_route_nmi(): every counter stopped first (a PMI still waiting is taken by the
+ * check's handler), then the handler goes. */
+void pmi_unroute_nmi(void);
 
 #endif /* TESTS_MEASURE_PMI_H */
