@@ -40,8 +40,8 @@ static enum check_status check_apic_self_ipi(struct check_ctx *c)
 	enum check_status st;
 
 	if (!apic.present)
-		return check_fail(c, "measured=no local APIC expected=enabled local APIC "
-				  "(IA32_APIC_BASE[11])");
+		return check_result(c, CHECK_FAIL, "no local APIC", "enabled local APIC "
+				    "(IA32_APIC_BASE[11])");
 	ipi_count = 0;
 	ipi_in_service = false;
 	trap_set_handler(VECTOR_PMI, ipi_handler);
@@ -59,17 +59,17 @@ static enum check_status check_apic_self_ipi(struct check_ctx *c)
 	irq_disable();
 
 	if (!held)
-		st = check_fail(c, "measured=delivered with IF=0 expected=held pending until STI");
+		st = check_result(c, CHECK_FAIL, "delivered with IF=0", "held pending until STI");
 	else if (ipi_count != 1)
-		st = check_fail(c, "measured=%u deliveries expected=1 vector=0x%x", ipi_count, VECTOR_PMI);
+		st = check_result(c, CHECK_FAIL, "%u deliveries", "1 vector=0x%x", ipi_count, VECTOR_PMI);
 	else if (!ipi_in_service)
-		st = check_fail(c, "measured=ISR bit clear in handler expected=set vector=0x%x", VECTOR_PMI);
+		st = check_result(c, CHECK_FAIL, "ISR bit clear in handler", "set vector=0x%x", VECTOR_PMI);
 	else if (apic_in_service(VECTOR_PMI) || apic_irr_pending(VECTOR_PMI))
-		st = check_fail(c, "measured=ISR/IRR still set after EOI expected=clear vector=0x%x",
-				VECTOR_PMI);
+		st = check_result(c, CHECK_FAIL, "ISR/IRR still set after EOI", "clear vector=0x%x",
+				  VECTOR_PMI);
 	else
-		st = check_pass(c, "measured=1 delivery expected=1 vector=0x%x irr_before_sti=%d mode=%s",
-				VECTOR_PMI, was_pending, apic.x2apic ? "x2APIC" : "xAPIC");
+		st = check_result(c, CHECK_PASS, "1 delivery", "1 vector=0x%x irr_before_sti=%d mode=%s",
+				  VECTOR_PMI, was_pending, apic.x2apic ? "x2APIC" : "xAPIC");
 	trap_set_handler(VECTOR_PMI, 0);
 	irq_restore(flags);
 	return st;

@@ -101,8 +101,8 @@ static enum check_status check_bench_chase_latency(struct check_ctx *c)
 
 	zero_retries = 0;
 	if (ws_max < CHASE_MIN_WS)
-		return check_fail(c, "measured=test buffer %llu bytes expected=at least %llu bytes",
-				  (unsigned long long)ws_max, (unsigned long long)CHASE_MIN_WS);
+		return check_result(c, CHECK_FAIL, "test buffer %llu bytes", "at least %llu bytes",
+				    (unsigned long long)ws_max, (unsigned long long)CHASE_MIN_WS);
 	for (uint64_t ws = CHASE_MIN_WS; ws <= ws_max && points < MAX_POINTS; ws *= 2, points++) {
 		uint64_t nodes = ws / CHASE_STRIDE, n = nodes, d, lat, ns;
 		void *head = chase_build(env.buf, nodes, CHASE_STRIDE, CHASE_SEED);
@@ -173,11 +173,11 @@ static enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 	if (env.icount && max > ICOUNT_MAX_BYTES)
 		max = ICOUNT_MAX_BYTES;
 	if (max < STORE_MIN_BYTES)
-		return check_fail(c, "measured=test buffer %llu bytes expected=at least %llu bytes",
-				  (unsigned long long)env.buf_size,
-				  (unsigned long long)(2 * STORE_MIN_BYTES));
+		return check_result(c, CHECK_FAIL, "test buffer %llu bytes", "at least %llu bytes",
+				    (unsigned long long)env.buf_size,
+				    (unsigned long long)(2 * STORE_MIN_BYTES));
 	if (!tsc.hz)
-		return check_fail(c, "measured=no TSC frequency expected=a measured TSC frequency");
+		return check_result(c, CHECK_FAIL, "no TSC frequency", "a measured TSC frequency");
 	for (size_t k = 0; k < sizeof(store_kernels) / sizeof(store_kernels[0]); k++) {
 		const struct kernel_desc *kd = store_kernels[k];
 

@@ -115,16 +115,16 @@ static enum check_status check_bts_records(struct check_ctx *c)
 	region_predict_frame(FRAME_PMU, &kernel_branch_mix_desc, iters, &mix, r.id, &e);
 	nwant = exec_lbr(&e, want);
 	if (n != nwant)
-		return check_fail(c, "measured=%u records expected=%u: the frame's CALL, every taken "
-				  "branch of branch_mix(%llu), its RET", n, nwant,
-				  (unsigned long long)iters);
+		return check_result(c, CHECK_FAIL, "%u records", "%u: the frame's CALL, every taken "
+				    "branch of branch_mix(%llu), its RET", n, nwant,
+				    (unsigned long long)iters);
 	for (unsigned i = 0; i < n; i++)
 		if (got[i].from != want[i].from || got[i].to != want[i].to)
-			return check_fail(c, "measured=record %u 0x%llx -> 0x%llx expected=the model's %s "
-					  "0x%llx -> 0x%llx", i, (unsigned long long)got[i].from,
-					  (unsigned long long)got[i].to, lbr_kind_name(want[i].kind),
-					  (unsigned long long)want[i].from,
-					  (unsigned long long)want[i].to);
+			return check_result(c, CHECK_FAIL, "record %u 0x%llx -> 0x%llx", "the model's %s "
+					    "0x%llx -> 0x%llx", i, (unsigned long long)got[i].from,
+					    (unsigned long long)got[i].to, lbr_kind_name(want[i].kind),
+					    (unsigned long long)want[i].from,
+					    (unsigned long long)want[i].to);
 	/* The LBR recorded the same run (DEBUGCTL.LBR with TR and BTS): its newest entries are
 	 * the trace's last records. */
 	if (with_lbr()) {
@@ -132,22 +132,22 @@ static enum check_status check_bts_records(struct check_ctx *c)
 		unsigned nl = 0;
 
 		if (lbr_read(&pmu.lbr, l, LBR_MAX_DEPTH, &nl))
-			return check_fail(c, "measured=the LBR could not be read expected=the stack");
+			return check_result(c, CHECK_FAIL, "the LBR could not be read", "the stack");
 		for (unsigned i = 0; i < nl && i < n; i++)
 			if (l[i].from != got[n - 1 - i].from || l[i].to != got[n - 1 - i].to)
-				return check_fail(c, "measured=LBR entry %u 0x%llx -> 0x%llx, BTS record "
-						  "%u 0x%llx -> 0x%llx expected=the same branch", i,
-						  (unsigned long long)l[i].from,
-						  (unsigned long long)l[i].to, n - 1 - i,
-						  (unsigned long long)got[n - 1 - i].from,
-						  (unsigned long long)got[n - 1 - i].to);
+				return check_result(c, CHECK_FAIL, "LBR entry %u 0x%llx -> 0x%llx, BTS record "
+						    "%u 0x%llx -> 0x%llx", "the same branch", i,
+						    (unsigned long long)l[i].from,
+						    (unsigned long long)l[i].to, n - 1 - i,
+						    (unsigned long long)got[n - 1 - i].from,
+						    (unsigned long long)got[n - 1 - i].to);
 	}
 	if (!canary_intact(n))
-		return check_fail(c, "measured=the record slot after the index was written "
-				  "expected=untouched");
-	return check_pass(c, "measured=%u records equal the model's taken branches in order%s "
-			  "expected=same (branch_mix n=%llu)", n,
-			  with_lbr() ? ", the LBR's newest too" : "", (unsigned long long)iters);
+		return check_result(c, CHECK_FAIL, "the record slot after the index was written",
+				    "untouched");
+	return check_result(c, CHECK_PASS, "%u records equal the model's taken branches in order%s",
+			    "same (branch_mix n=%llu)", n,
+			    with_lbr() ? ", the LBR's newest too" : "", (unsigned long long)iters);
 }
 CHECK_DEFINE(600, "bts.records", check_bts_records,
 	     "option bts: the BTS buffer holds every taken branch in order, as the model and the LBR",
@@ -197,19 +197,19 @@ static enum check_status check_bts_threshold(struct check_ctx *c)
 	}
 	at = (bts_index_at_pmi - addr(bts_buf)) / sizeof(struct bts_record);
 	if (!bts_pmis)
-		st = check_fail(c, "measured=no interrupt expected=one when the BTS index reached the "
-				"threshold (%u records) with BTINT", BTS_THR);
+		st = check_result(c, CHECK_FAIL, "no interrupt", "one when the BTS index reached the "
+				  "threshold (%u records) with BTINT", BTS_THR);
 	else if (bts_index_at_pmi < addr(bts_buf) || at < BTS_THR || at > BTS_SMALL)
-		st = check_fail(c, "measured=BTS index at %lld records when the interrupt came "
-				"expected=%u..%u: at or after the threshold (an interrupt has skid), "
-				"within the buffer", (long long)at, BTS_THR, BTS_SMALL);
+		st = check_result(c, CHECK_FAIL, "BTS index at %lld records when the interrupt came",
+				  "%u..%u: at or after the threshold (an interrupt has skid), "
+				  "within the buffer", (long long)at, BTS_THR, BTS_SMALL);
 	else if (bts_pmis != 1)
-		st = check_fail(c, "measured=%u interrupts expected=1 (tracing off in the handler)",
-				bts_pmis);
+		st = check_result(c, CHECK_FAIL, "%u interrupts", "1 (tracing off in the handler)",
+				  bts_pmis);
 	else
-		st = check_pass(c, "measured=one interrupt at %llu records expected=%u..%u: at or after "
-				"the threshold, within the buffer", (unsigned long long)at, BTS_THR,
-				BTS_SMALL);
+		st = check_result(c, CHECK_PASS, "one interrupt at %llu records", "%u..%u: at or after "
+				  "the threshold, within the buffer", (unsigned long long)at, BTS_THR,
+				  BTS_SMALL);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bts_dbg);
 	pmi_unroute_nmi();
@@ -237,19 +237,19 @@ static enum check_status check_bts_full(struct check_ctx *c)
 	/* 101 branches into 16 slots: a live BTS fills the buffer, so the index must stand at
 	 * the maximum; an index short of it (a dead or wrapping BTS) fails as one past it. */
 	if (bts_ds.bts_index != max)
-		return check_fail(c, "measured=BTS index 0x%llx (%lld records) expected=0x%llx: the "
-				  "buffer full at %u records after 101 branches",
-				  (unsigned long long)bts_ds.bts_index,
-				  (long long)((int64_t)(bts_ds.bts_index - addr(bts_buf)) /
-					      (int64_t)sizeof(struct bts_record)),
-				  (unsigned long long)max, BTS_SMALL);
+		return check_result(c, CHECK_FAIL, "BTS index 0x%llx (%lld records)", "0x%llx: the "
+				    "buffer full at %u records after 101 branches",
+				    (unsigned long long)bts_ds.bts_index,
+				    (long long)((int64_t)(bts_ds.bts_index - addr(bts_buf)) /
+				    (int64_t)sizeof(struct bts_record)),
+				    (unsigned long long)max, BTS_SMALL);
 	if (!canary_intact(BTS_SMALL))
-		return check_fail(c, "measured=the record slot past the absolute maximum was written "
-				  "expected=untouched (with BTINT the buffer is not circular, SDM Vol. 3B "
-				  "17.4.9)");
-	return check_pass(c, "measured=index at %u of %u records, nothing past the maximum "
-			  "expected=full (%u), the slot after untouched", BTS_SMALL, BTS_SMALL,
-			  BTS_SMALL);
+		return check_result(c, CHECK_FAIL, "the record slot past the absolute maximum was written",
+				    "untouched (with BTINT the buffer is not circular, SDM Vol. 3B "
+				    "17.4.9)");
+	return check_result(c, CHECK_PASS, "index at %u of %u records, nothing past the maximum",
+			    "full (%u), the slot after untouched", BTS_SMALL, BTS_SMALL,
+			    BTS_SMALL);
 }
 CHECK_DEFINE(620, "bts.full", check_bts_full,
 	     "option bts: with BTINT the buffer fills to its absolute maximum and no further",
@@ -271,18 +271,18 @@ static enum check_status check_bts_circular(struct check_ctx *c)
 	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, 0, &r, err, sizeof(err)))
 		return check_error(c, err, "a traced run");
 	if (bts_ds.bts_index != want)
-		return check_fail(c, "measured=BTS index 0x%llx (%lld records) expected=0x%llx: %llu "
-				  "records in a circular buffer of %u", (unsigned long long)bts_ds.bts_index,
-				  (long long)((int64_t)(bts_ds.bts_index - addr(bts_buf)) /
-					      (int64_t)sizeof(struct bts_record)),
-				  (unsigned long long)want, (unsigned long long)taken, BTS_SMALL);
+		return check_result(c, CHECK_FAIL, "BTS index 0x%llx (%lld records)", "0x%llx: %llu "
+				    "records in a circular buffer of %u", (unsigned long long)bts_ds.bts_index,
+				    (long long)((int64_t)(bts_ds.bts_index - addr(bts_buf)) /
+				    (int64_t)sizeof(struct bts_record)),
+				    (unsigned long long)want, (unsigned long long)taken, BTS_SMALL);
 	if (!canary_intact(BTS_SMALL))
-		return check_fail(c, "measured=the slot past the absolute maximum was written "
-				  "expected=untouched: the buffer wraps to its base");
-	return check_pass(c, "measured=index at %llu of %u after %llu records, nothing past the "
-			  "maximum expected=same (circular without BTINT)",
-			  (unsigned long long)(taken % BTS_SMALL), BTS_SMALL,
-			  (unsigned long long)taken);
+		return check_result(c, CHECK_FAIL, "the slot past the absolute maximum was written",
+				    "untouched: the buffer wraps to its base");
+	return check_result(c, CHECK_PASS, "index at %llu of %u after %llu records, nothing past the "
+			    "maximum", "same (circular without BTINT)",
+			    (unsigned long long)(taken % BTS_SMALL), BTS_SMALL,
+			    (unsigned long long)taken);
 }
 CHECK_DEFINE(630, "bts.circular", check_bts_circular,
 	     "option bts: without BTINT the BTS index wraps at the absolute maximum",

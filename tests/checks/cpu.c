@@ -54,8 +54,8 @@ static enum check_status check_cpuid_sanity(struct check_ctx *c)
 #undef PROBLEM
 	if (bad[0])
 		return check_error(c, bad, "consistent CPUID");
-	return check_pass(c, "measured=%s family 0x%x model 0x%x stepping %u expected=consistent CPUID",
-			  ci->vendor_id, ci->family, ci->model, ci->stepping);
+	return check_result(c, CHECK_PASS, "%s family 0x%x model 0x%x stepping %u", "consistent CPUID",
+			    ci->vendor_id, ci->family, ci->model, ci->stepping);
 }
 CHECK_DEFINE(10, "cpuid.sanity", check_cpuid_sanity,
 	     "CPUID decode is self-consistent and agrees with the running CPU");

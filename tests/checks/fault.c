@@ -26,12 +26,12 @@ static enum check_status check_fault_ud(struct check_ctx *c)
 	int v2 = probe_call(probe_ud2, 0);	/* the probe must be reusable */
 
 	if (v1 != X86_TRAP_UD || v2 != X86_TRAP_UD)
-		return check_fail(c, "measured=%s,%s expected=#UD(6),#UD(6)", vec_name(v1), vec_name(v2));
+		return check_result(c, CHECK_FAIL, "%s,%s", "#UD(6),#UD(6)", vec_name(v1), vec_name(v2));
 	if (rip < fn || rip >= fn + 64)
-		return check_fail(c, "measured=RIP 0x%lx expected=inside probe_ud2 at 0x%lx",
-				  (unsigned long)rip, (unsigned long)fn);
-	return check_pass(c, "measured=#UD(6) expected=#UD(6) rip=probe_ud2+%lu",
-			  (unsigned long)(rip - fn));
+		return check_result(c, CHECK_FAIL, "RIP 0x%lx", "inside probe_ud2 at 0x%lx",
+				    (unsigned long)rip, (unsigned long)fn);
+	return check_result(c, CHECK_PASS, "#UD(6)", "#UD(6) rip=probe_ud2+%lu",
+			    (unsigned long)(rip - fn));
 }
 CHECK_DEFINE(20, "fault.ud", check_fault_ud,
 	     "ud2 raises #UD and the probe recovers (twice)");
@@ -42,9 +42,9 @@ static enum check_status check_fault_gp_noncanonical(struct check_ctx *c)
 	uint64_t err = this_cpu()->probe_error;
 
 	if (v != X86_TRAP_GP || err != 0)
-		return check_fail(c, "measured=%s error=0x%lx expected=#GP(13) error=0x0",
-				  vec_name(v), (unsigned long)err);
-	return check_pass(c, "measured=#GP(13) error=0x0 expected=#GP(13) error=0x0");
+		return check_result(c, CHECK_FAIL, "%s error=0x%lx", "#GP(13) error=0x0",
+				    vec_name(v), (unsigned long)err);
+	return check_result(c, CHECK_PASS, "#GP(13) error=0x0", "#GP(13) error=0x0");
 }
 CHECK_DEFINE(30, "fault.gp_noncanonical", check_fault_gp_noncanonical,
 	     "a load from a non-canonical address raises #GP(0)");
@@ -57,8 +57,8 @@ static enum check_status check_fault_gp_msr_reserved(struct check_ctx *c)
 
 	if (v != X86_TRAP_GP)
 		return check_error(c, v ? vec_name(v) : "none", "#GP(13) msr=0x%x value=0x100000000", MSR_IA32_PKRS);
-	return check_pass(c, "measured=#GP(13) expected=#GP(13) msr=0x%x value=0x100000000",
-			  MSR_IA32_PKRS);
+	return check_result(c, CHECK_PASS, "#GP(13)", "#GP(13) msr=0x%x value=0x100000000",
+			    MSR_IA32_PKRS);
 }
 CHECK_DEFINE(40, "fault.gp_msr_reserved", check_fault_gp_msr_reserved,
 	     "WRMSR setting reserved bits of IA32_PKRS raises #GP(0)");
@@ -75,10 +75,10 @@ static enum check_status check_fault_rdpmc_invalid(struct check_ctx *c)
 	bool ud_ok = env.cpu->hypervisor && pmu.version == 0;
 
 	if (v == X86_TRAP_GP)
-		return check_pass(c, "measured=#GP(13) expected=#GP(13) ecx=0x%x", RDPMC_INVALID_INDEX);
+		return check_result(c, CHECK_PASS, "#GP(13)", "#GP(13) ecx=0x%x", RDPMC_INVALID_INDEX);
 	if (v == X86_TRAP_UD && ud_ok)
-		return check_pass(c, "measured=#UD(6) expected=#GP(13) or #UD(6) ecx=0x%x "
-				  "(hypervisor without a PMU: RDPMC not implemented)", RDPMC_INVALID_INDEX);
+		return check_result(c, CHECK_PASS, "#UD(6)", "#GP(13) or #UD(6) ecx=0x%x "
+				    "(hypervisor without a PMU: RDPMC not implemented)", RDPMC_INVALID_INDEX);
 	return check_error(c, v ? vec_name(v) : "none", "#GP(13) ecx=0x%x",
 			   RDPMC_INVALID_INDEX);
 }

@@ -57,11 +57,11 @@ static enum check_status check_icount_repeatable(struct check_ctx *c)
 		v[i] = measure_kernel(&kernel_loop4_desc, ICOUNT_N, 0).tsc;
 	u64_stats(v, reps, &st);
 	if (st.min != st.max)
-		return check_fail(c, "measured=min %llu median %llu max %llu expected=spread 0 reps=%u",
-				  (unsigned long long)st.min, (unsigned long long)st.median,
-				  (unsigned long long)st.max, reps);
-	return check_pass(c, "measured=spread 0 (%llu on all %u reps) expected=spread 0",
-			  (unsigned long long)st.min, reps);
+		return check_result(c, CHECK_FAIL, "min %llu median %llu max %llu", "spread 0 reps=%u",
+				    (unsigned long long)st.min, (unsigned long long)st.median,
+				    (unsigned long long)st.max, reps);
+	return check_result(c, CHECK_PASS, "spread 0 (%llu on all %u reps)", "spread 0",
+			    (unsigned long long)st.min, reps);
 }
 CHECK_DEFINE(110, "icount.repeatable", check_icount_repeatable,
 	     "reps= repetitions of the framed loop read the same count (-icount)");
@@ -78,11 +78,11 @@ static enum check_status check_icount_frame_overhead(struct check_ctx *c)
 		int64_t over = (int64_t)(r.tsc - region_insns(k, ns[i], r.id));
 
 		if (over != FRAME_TSC_OVERHEAD)
-			return check_fail(c, "measured=%lld at N=%llu expected=%d (frame.S)",
-					  (long long)over, (unsigned long long)ns[i], FRAME_TSC_OVERHEAD);
+			return check_result(c, CHECK_FAIL, "%lld at N=%llu", "%d (frame.S)",
+					    (long long)over, (unsigned long long)ns[i], FRAME_TSC_OVERHEAD);
 	}
-	return check_pass(c, "measured=%d instructions at every N expected=%d (frame.S: shl, or, "
-			  "mov, 2 markers, 1 RDTSC)", FRAME_TSC_OVERHEAD, FRAME_TSC_OVERHEAD);
+	return check_result(c, CHECK_PASS, "%d instructions at every N", "%d (frame.S: shl, or, "
+			    "mov, 2 markers, 1 RDTSC)", FRAME_TSC_OVERHEAD, FRAME_TSC_OVERHEAD);
 }
 CHECK_DEFINE(120, "icount.frame_overhead", check_icount_frame_overhead,
 	     "the measurement frame's overhead is the same for every N (-icount)");

@@ -59,8 +59,8 @@ static const char *lbr_probe_skip(struct check_ctx *c, enum check_status *st)
 			     env.cpu->hv_signature, msr, r, pmu.lbr_format);
 		*st = check_skip(c, "%s", why);
 	} else {
-		*st = check_fail(c, "measured=RDMSR 0x%x fault vector %d expected=the LBR stack of %s "
-				 "(%u entries)", msr, r, pmu_uarch_name(pmu.uarch), pmu.lbr.depth);
+		*st = check_result(c, CHECK_FAIL, "RDMSR 0x%x fault vector %d", "the LBR stack of %s "
+				   "(%u entries)", msr, r, pmu_uarch_name(pmu.uarch), pmu.lbr.depth);
 	}
 	return why;
 }
@@ -211,12 +211,12 @@ static enum check_status check_lbr_stack(struct check_ctx *c)
 				   "first kernel=%s n=%llu depth=%u", n, sc->k->name,
 				   (unsigned long long)sc->n, lbr_depth(&pmu.lbr));
 	if (n < (lbr_depth(&pmu.lbr) < LBR_DEPTH ? lbr_depth(&pmu.lbr) : LBR_DEPTH))
-		return check_fail(c, "measured=%u entries compared expected=the whole stack (%u)", n,
-				  lbr_depth(&pmu.lbr));
-	return check_pass(c, "measured=%u newest entries equal the model's (newest 0x%llx -> 0x%llx) "
-			  "expected=the model's taken branches in order kernel=%s n=%llu", n,
-			  (unsigned long long)run.got[0].from, (unsigned long long)run.got[0].to,
-			  sc->k->name, (unsigned long long)sc->n);
+		return check_result(c, CHECK_FAIL, "%u entries compared", "the whole stack (%u)", n,
+				    lbr_depth(&pmu.lbr));
+	return check_result(c, CHECK_PASS, "%u newest entries equal the model's (newest 0x%llx -> 0x%llx)",
+			    "the model's taken branches in order kernel=%s n=%llu", n,
+			    (unsigned long long)run.got[0].from, (unsigned long long)run.got[0].to,
+			    sc->k->name, (unsigned long long)sc->n);
 }
 CHECK_DEFINE(540, "lbr.stack", check_lbr_stack,
 	     "after a known kernel the LBR stack holds exactly its last taken branches, newest first",
@@ -246,16 +246,16 @@ static enum check_status check_lbr_tos_wrap(struct check_ctx *c)
 	moved = (run.tos_after + depth - run.tos_before) % depth;
 	want = (unsigned)((iters + 1) % depth);
 	if (moved != want)
-		return check_fail(c, "measured=TOS %u -> %u, moved %u expected=%u = %llu taken branches "
-				  "mod %u entries", run.tos_before, run.tos_after, moved, want,
-				  (unsigned long long)(iters + 1), depth);
+		return check_result(c, CHECK_FAIL, "TOS %u -> %u, moved %u", "%u = %llu taken branches "
+				    "mod %u entries", run.tos_before, run.tos_after, moved, want,
+				    (unsigned long long)(iters + 1), depth);
 	bad = lbr_compare(&run, &n, why, sizeof(why));
 	if (bad)
 		return check_error(c, why, "the newest %u in order after the wrap",
 				   n);
-	return check_pass(c, "measured=TOS %u -> %u (moved %u), stack in order expected=%llu taken "
-			  "branches mod %u entries", run.tos_before, run.tos_after, moved,
-			  (unsigned long long)(iters + 1), depth);
+	return check_result(c, CHECK_PASS, "TOS %u -> %u (moved %u), stack in order", "%llu taken "
+			    "branches mod %u entries", run.tos_before, run.tos_after, moved,
+			    (unsigned long long)(iters + 1), depth);
 }
 CHECK_DEFINE(550, "lbr.tos_wrap", check_lbr_tos_wrap,
 	     "the LBR TOS moves by the taken branches modulo the depth, the stack still in order",
@@ -324,12 +324,11 @@ static enum check_status check_lbr_filter(struct check_ctx *c)
 	if (fc->drop_cpl0) {
 		/* Everything ran at CPL 0: nothing may be recorded, the cleared stack stays 0. */
 		if (run.tos_after != run.tos_before || run.got[0].from || run.got[0].to)
-			return check_fail(c, "measured=TOS %u -> %u, newest 0x%llx -> 0x%llx expected="
-					  "nothing recorded at CPL 0 with CPL_EQ_0 (LBR_SELECT 0x%llx)",
-					  run.tos_before, run.tos_after,
-					  (unsigned long long)run.got[0].from,
-					  (unsigned long long)run.got[0].to,
-					  (unsigned long long)lbr_select_value(&f));
+			return check_result(c, CHECK_FAIL, "TOS %u -> %u, newest 0x%llx -> 0x%llx", "nothing recorded at CPL 0 with CPL_EQ_0 (LBR_SELECT 0x%llx)",
+					    run.tos_before, run.tos_after,
+					    (unsigned long long)run.got[0].from,
+					    (unsigned long long)run.got[0].to,
+					    (unsigned long long)lbr_select_value(&f));
 		/* ... and the same run without the filter does record (a dead stack would pass
 		 * the first half alone). */
 		if (lbr_run(fc->k, fc->n, fc->arg, NULL, &run, err, sizeof(err)))
@@ -338,18 +337,18 @@ static enum check_status check_lbr_filter(struct check_ctx *c)
 		if (bad || n == 0)
 			return check_error(c, bad ? why : "no entry to compare", "without CPL_EQ_0 the model's branches "
 					   "(the control run)");
-		return check_pass(c, "measured=nothing recorded; %u entries without the filter "
-				  "expected=nothing at CPL 0 (LBR_SELECT 0x%llx), the model's without it",
-				  n, (unsigned long long)lbr_select_value(&f));
+		return check_result(c, CHECK_PASS, "nothing recorded; %u entries without the filter",
+				    "nothing at CPL 0 (LBR_SELECT 0x%llx), the model's without it",
+				    n, (unsigned long long)lbr_select_value(&f));
 	}
 	bad = lbr_compare(&run, &n, why, sizeof(why));
 	if (bad || n == 0)
 		return check_error(c, bad ? why : "no entry to compare", "the model's taken branches without the "
 				   "dropped kinds, newest first (LBR_SELECT 0x%llx) kernel=%s", (unsigned long long)lbr_select_value(&f),
 				   fc->k->name);
-	return check_pass(c, "measured=%u newest entries equal the filtered model expected=same "
-			  "(LBR_SELECT 0x%llx) kernel=%s", n, (unsigned long long)lbr_select_value(&f),
-			  fc->k->name);
+	return check_result(c, CHECK_PASS, "%u newest entries equal the filtered model", "same "
+			    "(LBR_SELECT 0x%llx) kernel=%s", n, (unsigned long long)lbr_select_value(&f),
+			    fc->k->name);
 }
 CHECK_DEFINE(560, "lbr.filter", check_lbr_filter,
 	     "each LBR_SELECT filter drops its kind (or privilege level) and keeps the rest",
@@ -405,13 +404,13 @@ static enum check_status check_lbr_mispredict(struct check_ctx *c)
 		}
 	}
 	if (always_seen == 0 || always_flagged)
-		return check_fail(c, "measured=%u of %u always-taken entries flagged mispredicted "
-				  "expected=0 of them (trained)", always_flagged, always_seen);
+		return check_result(c, CHECK_FAIL, "%u of %u always-taken entries flagged mispredicted",
+				    "0 of them (trained)", always_flagged, always_seen);
 	if (taken < 20 || flagged * 5 < taken || flagged * 5 > taken * 4)
-		return check_fail(c, "measured=%u of %u LFSR branch entries flagged mispredicted "
-				  "expected=20%%..80%% of at least 20", flagged, taken);
-	return check_pass(c, "measured=always-taken 0 of %u flagged, LFSR %u of %u expected=0, "
-			  "20%%..80%%", always_seen, flagged, taken);
+		return check_result(c, CHECK_FAIL, "%u of %u LFSR branch entries flagged mispredicted",
+				    "20%%..80%% of at least 20", flagged, taken);
+	return check_result(c, CHECK_PASS, "always-taken 0 of %u flagged, LFSR %u of %u", "0, "
+			    "20%%..80%%", always_seen, flagged, taken);
 }
 CHECK_DEFINE(570, "lbr.mispredict", check_lbr_mispredict,
 	     "the mispredicted flag: clear on trained always-taken branches, about half on the LFSR's",
@@ -513,8 +512,8 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	pmi_route(&lbr_pmi);
 	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR |
 			    DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
-		st = check_fail(c, "measured=DEBUGCTL write fault %d expected=LBR and both freeze bits "
-				"set", r);
+		st = check_result(c, CHECK_FAIL, "DEBUGCTL write fault %d", "LBR and both freeze bits "
+				  "set", r);
 		goto out;
 	}
 	r = pmu_run(cfg, 2, &kernel_branch_pattern_desc, FREEZE_N, &pat, NULL, &res, err,
@@ -528,14 +527,14 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	}
 	pmi_wait(&lbr_pmi, 1);	/* let a PMI held by IF arrive */
 	if ((r = lbr_read(&pmu.lbr, run.got, LBR_MAX_DEPTH, &run.ngot))) {
-		st = check_fail(c, "measured=LBR read fault %d expected=a frozen stack", r);
+		st = check_result(c, CHECK_FAIL, "LBR read fault %d", "a frozen stack", r);
 		goto out;
 	}
 	slot = res.region_id;
 	if (res.delta[1] < period || res.delta[1] > period + 250) {
-		st = check_fail(c, "measured=%llu branches counted expected=%llu..%llu (frozen at the "
-				"PMI request)", (unsigned long long)res.delta[1],
-				(unsigned long long)period, (unsigned long long)period + 250);
+		st = check_result(c, CHECK_FAIL, "%llu branches counted", "%llu..%llu (frozen at the "
+				  "PMI request)", (unsigned long long)res.delta[1],
+				  (unsigned long long)period, (unsigned long long)period + 250);
 		goto out;
 	}
 	nwant = pattern_taken(&pat, res.delta[1] - 1, slot, want);
@@ -544,24 +543,24 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 		const struct branch_rec *w = &want[nwant - 1 - i];
 
 		if (run.got[i].from != w->from || run.got[i].to != w->to) {
-			st = check_fail(c, "measured=entry %u (newest 0) 0x%llx -> 0x%llx expected=0x%llx "
-					"-> 0x%llx: the taken branches up to branch %llu, where the "
-					"counters froze (period %llu)", i,
-					(unsigned long long)run.got[i].from,
-					(unsigned long long)run.got[i].to, (unsigned long long)w->from,
-					(unsigned long long)w->to, (unsigned long long)res.delta[1],
-					(unsigned long long)period);
+			st = check_result(c, CHECK_FAIL, "entry %u (newest 0) 0x%llx -> 0x%llx", "0x%llx "
+					  "-> 0x%llx: the taken branches up to branch %llu, where the "
+					  "counters froze (period %llu)", i,
+					  (unsigned long long)run.got[i].from,
+					  (unsigned long long)run.got[i].to, (unsigned long long)w->from,
+					  (unsigned long long)w->to, (unsigned long long)res.delta[1],
+					  (unsigned long long)period);
 			goto out;
 		}
 	}
 	if (v4 && !(status & GLOBAL_STATUS_LBRS_FROZEN)) {
-		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=LBR_FRZ (bit 58) set "
-				"(version 4 freeze)", (unsigned long long)status);
+		st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx", "LBR_FRZ (bit 58) set "
+				  "(version 4 freeze)", (unsigned long long)status);
 		goto out;
 	}
 	if (!v4 && (dbg_after & DEBUGCTLMSR_LBR)) {
-		st = check_fail(c, "measured=DEBUGCTL 0x%llx expected=LBR cleared by the freeze "
-				"(versions 2-3)", (unsigned long long)dbg_after);
+		st = check_result(c, CHECK_FAIL, "DEBUGCTL 0x%llx", "LBR cleared by the freeze "
+				  "(versions 2-3)", (unsigned long long)dbg_after);
 		goto out;
 	}
 	/* Unfrozen, it records again. */
@@ -578,14 +577,14 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	lbr_tos(&pmu.lbr, &tos2);
 	if (!pmu.lbr.arch && tos2 == tos) {
-		st = check_fail(c, "measured=TOS %u after the freeze was lifted expected=recording "
-				"again", tos2);
+		st = check_result(c, CHECK_FAIL, "TOS %u after the freeze was lifted", "recording "
+				  "again", tos2);
 		goto out;
 	}
-	st = check_pass(c, "measured=frozen after %llu branches (period %llu), %u newest entries "
-			"as the model says, %s, recording again once lifted expected=same",
-			(unsigned long long)res.delta[1], (unsigned long long)period, n,
-			v4 ? "LBR_FRZ set" : "DEBUGCTL.LBR cleared");
+	st = check_result(c, CHECK_PASS, "frozen after %llu branches (period %llu), %u newest entries "
+			  "as the model says, %s, recording again once lifted", "same",
+			  (unsigned long long)res.delta[1], (unsigned long long)period, n,
+			  v4 ? "LBR_FRZ set" : "DEBUGCTL.LBR cleared");
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	pmi_unroute(&lbr_pmi);
@@ -709,24 +708,24 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	/* The model: B0 and B2 run BB_N times, B1 BB_N / 3 (the JC falls through on i % 3 = 2). */
 	if (bb_samples < 100 || !bb_counts[0]) {
-		st = check_fail(c, "measured=%llu samples, B0 counted %llu expected=at least 100 samples "
-				"(one per %u branches over %llu)", (unsigned long long)bb_samples,
-				(unsigned long long)bb_counts[0], BB_PERIOD, 2 * BB_N);
+		st = check_result(c, CHECK_FAIL, "%llu samples, B0 counted %llu", "at least 100 samples "
+				  "(one per %u branches over %llu)", (unsigned long long)bb_samples,
+				  (unsigned long long)bb_counts[0], BB_PERIOD, 2 * BB_N);
 		goto out;
 	}
 	r1 = bb_counts[1] * 1000 / bb_counts[0];	/* per mille */
 	r2 = bb_counts[2] * 1000 / bb_counts[0];
 	if (r1 < 300 || r1 > 367 || r2 < 900 || r2 > 1100)
-		st = check_fail(c, "measured=B1/B0 %llu/1000, B2/B0 %llu/1000 (B0 %llu B1 %llu B2 %llu, "
-				"%llu samples) expected=333/1000 (+10%%) and 1000/1000 (+-10%%) as the "
-				"model executes them", (unsigned long long)r1, (unsigned long long)r2,
-				(unsigned long long)bb_counts[0], (unsigned long long)bb_counts[1],
-				(unsigned long long)bb_counts[2], (unsigned long long)bb_samples);
+		st = check_result(c, CHECK_FAIL, "B1/B0 %llu/1000, B2/B0 %llu/1000 (B0 %llu B1 %llu B2 %llu, "
+				  "%llu samples)", "333/1000 (+10%%) and 1000/1000 (+-10%%) as the "
+				  "model executes them", (unsigned long long)r1, (unsigned long long)r2,
+				  (unsigned long long)bb_counts[0], (unsigned long long)bb_counts[1],
+				  (unsigned long long)bb_counts[2], (unsigned long long)bb_samples);
 	else
-		st = check_pass(c, "measured=B1/B0 %llu/1000, B2/B0 %llu/1000 from %llu LBR samples "
-				"expected=333 and 1000 (+-10%%), the model's execution ratios",
-				(unsigned long long)r1, (unsigned long long)r2,
-				(unsigned long long)bb_samples);
+		st = check_result(c, CHECK_PASS, "B1/B0 %llu/1000, B2/B0 %llu/1000 from %llu LBR samples",
+				  "333 and 1000 (+-10%%), the model's execution ratios",
+				  (unsigned long long)r1, (unsigned long long)r2,
+				  (unsigned long long)bb_samples);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	pmi_unroute_nmi();

@@ -209,15 +209,15 @@ static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case
 		want_i = e.insns - PMU_FRAME_REGION_INSNS + PMU_FRAME_INSNS + (uint64_t)frame_wrmsrs;
 		want_b = predicted_branches(&e);
 		if (insns != want_i || br != want_b)
-			return check_fail(c, "measured=%llu instructions, %llu branches expected=%llu, %llu "
-					  "n=%llu (PMU: model + frame %d + %d WRMSR)",
-					  (unsigned long long)insns, (unsigned long long)br,
-					  (unsigned long long)want_i, (unsigned long long)want_b,
-					  (unsigned long long)n, PMU_FRAME_INSNS, frame_wrmsrs);
+			return check_result(c, CHECK_FAIL, "%llu instructions, %llu branches", "%llu, %llu "
+					    "n=%llu (PMU: model + frame %d + %d WRMSR)",
+					    (unsigned long long)insns, (unsigned long long)br,
+					    (unsigned long long)want_i, (unsigned long long)want_b,
+					    (unsigned long long)n, PMU_FRAME_INSNS, frame_wrmsrs);
 	}
-	return check_pass(c, "measured=instruction and branch model exact (PMU) expected=exact "
-			  "kernel=%s sizes=%u frame_wrmsrs_counted=%d", kc->k->name, sizes,
-			  frame_wrmsrs);
+	return check_result(c, CHECK_PASS, "instruction and branch model exact (PMU)", "exact "
+			    "kernel=%s sizes=%u frame_wrmsrs_counted=%d", kc->k->name, sizes,
+			    frame_wrmsrs);
 }
 
 static enum check_status check_model(struct check_ctx *c)
@@ -228,7 +228,7 @@ static enum check_status check_model(struct check_ctx *c)
 	void *arg;
 
 	if (kc->setup && !env.buf_size)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the working set");
+		return check_result(c, CHECK_FAIL, "no test buffer", "a buffer for the working set");
 	if (!pmu_count_unavailable())
 		return model_pmu(c, kc);
 	if (icount_unavailable())
@@ -246,14 +246,14 @@ static enum check_status check_model(struct check_ctx *c)
 		r = measure_kernel(kc->k, n, arg);
 		region_predict(kc->k, n, arg, r.id, &e);
 		if (r.tsc != e.insns + FRAME_TSC_OVERHEAD)
-			return check_fail(c, "measured=%llu instructions expected=%llu n=%llu "
-					  "(TSC %llu - frame %d)",
-					  (unsigned long long)(r.tsc - FRAME_TSC_OVERHEAD),
-					  (unsigned long long)e.insns, (unsigned long long)n,
-					  (unsigned long long)r.tsc, FRAME_TSC_OVERHEAD);
+			return check_result(c, CHECK_FAIL, "%llu instructions", "%llu n=%llu "
+					    "(TSC %llu - frame %d)",
+					    (unsigned long long)(r.tsc - FRAME_TSC_OVERHEAD),
+					    (unsigned long long)e.insns, (unsigned long long)n,
+					    (unsigned long long)r.tsc, FRAME_TSC_OVERHEAD);
 	}
-	return check_pass(c, "measured=instruction model exact expected=exact kernel=%s sizes=%u",
-			  kc->k->name, sizes);
+	return check_result(c, CHECK_PASS, "instruction model exact", "exact kernel=%s sizes=%u",
+			    kc->k->name, sizes);
 }
 CHECK_DEFINE(130, "model", check_model,
 	     "each kernel's model is exact at every size (PMU instructions and branches, or -icount; --oracle: all counts)",

@@ -395,26 +395,26 @@ static enum check_status check_pebs_precise(struct check_ctx *c)
 	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, t0, t1, &v, err, sizeof(err)))
 		return check_error(c, err, "well-formed records");
 	if (v.records + 1 < want || v.records > want + 1)
-		return check_fail(c, "measured=%u records expected=%llu +- 1 (%llu instructions / reset "
-				  "value %llu)", v.records, (unsigned long long)want,
-				  (unsigned long long)events, (unsigned long long)s.period);
+		return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (%llu instructions / reset "
+				    "value %llu)", v.records, (unsigned long long)want,
+				    (unsigned long long)events, (unsigned long long)s.period);
 	if (v.bad)
-		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each record's "
-				  "registers a state of the loop, its IP the next instruction of that "
-				  "state, its eventing IP the last", v.bad, v.records, v.why);
+		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "each record's "
+				    "registers a state of the loop, its IP the next instruction of that "
+				    "state, its eventing IP the last", v.bad, v.records, v.why);
 	/* Reloaded after each record from the DS reset value: the counter ends in its last
 	 * period, 2^width - period .. 2^width - 1. */
 	left = (0 - res.value[0]) & mask;
 	if (left == 0 || left > s.period)
-		return check_fail(c, "measured=counter 0x%llx after the run expected=in its last period "
-				  "(reloaded with 2^%u - %llu after every record)",
-				  (unsigned long long)res.value[0], pmu.gp_width,
-				  (unsigned long long)s.period);
-	return check_pass(c, "measured=%u records, every IP/eventing IP/registers a state of the "
-			  "loop, counter %llu short of the next expected=%llu +- 1 for %llu "
-			  "instructions at reset value %llu (format %u)", v.records,
-			  (unsigned long long)left, (unsigned long long)want,
-			  (unsigned long long)events, (unsigned long long)s.period, pmu.pebs_format);
+		return check_result(c, CHECK_FAIL, "counter 0x%llx after the run", "in its last period "
+				    "(reloaded with 2^%u - %llu after every record)",
+				    (unsigned long long)res.value[0], pmu.gp_width,
+				    (unsigned long long)s.period);
+	return check_result(c, CHECK_PASS, "%u records, every IP/eventing IP/registers a state of the "
+			    "loop, counter %llu short of the next", "%llu +- 1 for %llu "
+			    "instructions at reset value %llu (format %u)", v.records,
+			    (unsigned long long)left, (unsigned long long)want,
+			    (unsigned long long)events, (unsigned long long)s.period, pmu.pebs_format);
 }
 CHECK_DEFINE(470, "pebs.precise", check_pebs_precise,
 	     "instructions sampled by PEBS on the register-coded loop: records = events / reset value +- 1, each IP, eventing IP and register set one state of the loop, the counter reloaded",
@@ -492,40 +492,39 @@ static enum check_status check_pebs_threshold(struct check_ctx *c)
 		wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 		pmu_global_status(&pmu, &status_after);
 		if (!thr_seen || thr_stats.pmis < 1) {
-			st = check_fail(c, "measured=no PMI (%s FREEZE_PERFMON_ON_PMI) expected=a PMI when "
-					"the index reached the threshold (%u records)",
-					freeze ? "with" : "without", THR_RECORDS);
+			st = check_result(c, CHECK_FAIL, "no PMI (%s FREEZE_PERFMON_ON_PMI)", "a PMI when "
+					  "the index reached the threshold (%u records)",
+					  freeze ? "with" : "without", THR_RECORDS);
 		} else if (thr_index != want_index) {
-			st = check_fail(c, "measured=PEBS index 0x%llx at the PMI (%lld records) expected="
-					"0x%llx, the threshold (%u records) (%s freeze)",
-					(unsigned long long)thr_index,
-					(long long)((int64_t)(thr_index - addr(pebs_buf)) / (int64_t)rec),
-					(unsigned long long)want_index, THR_RECORDS,
-					freeze ? "with" : "without");
+			st = check_result(c, CHECK_FAIL, "PEBS index 0x%llx at the PMI (%lld records)", "0x%llx, the threshold (%u records) (%s freeze)",
+					  (unsigned long long)thr_index,
+					  (long long)((int64_t)(thr_index - addr(pebs_buf)) / (int64_t)rec),
+					  (unsigned long long)want_index, THR_RECORDS,
+					  freeze ? "with" : "without");
 		} else if (!(thr_status & GLOBAL_STATUS_BUFFER_OVF)) {
-			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx at the PMI expected=bit 62 "
-					"(OvfBuffer) set (%s FREEZE_PERFMON_ON_PMI)",
-					(unsigned long long)thr_status, freeze ? "with" : "without");
+			st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx at the PMI", "bit 62 "
+					  "(OvfBuffer) set (%s FREEZE_PERFMON_ON_PMI)",
+					  (unsigned long long)thr_status, freeze ? "with" : "without");
 		} else if (status_after & GLOBAL_STATUS_BUFFER_OVF) {
-			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx after the handler expected=bit 62 "
-					"cleared through OVF_CTRL", (unsigned long long)status_after);
+			st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx after the handler", "bit 62 "
+					  "cleared through OVF_CTRL", (unsigned long long)status_after);
 		} else if (freeze && (recs_frozen = pebs_records(&s)) != THR_RECORDS) {
-			st = check_fail(c, "measured=%u records expected=%u: the counters froze at the PMI "
-					"request", recs_frozen, THR_RECORDS);
+			st = check_result(c, CHECK_FAIL, "%u records", "%u: the counters froze at the PMI "
+					  "request", recs_frozen, THR_RECORDS);
 		}
 		if (freeze && pmu.version >= 4)
 			pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_COUNTERS_FROZEN);
 		if (thr_stats.not_pmi && st == CHECK_PASS)
-			st = check_fail(c, "measured=%llu NMIs without a status bit expected=none",
-					(unsigned long long)thr_stats.not_pmi);
+			st = check_result(c, CHECK_FAIL, "%llu NMIs without a status bit", "none",
+					  (unsigned long long)thr_stats.not_pmi);
 	}
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	pmi_unroute_nmi();
 	if (st != CHECK_PASS)
 		return st;
-	return check_pass(c, "measured=PMI at %u records, GLOBAL_STATUS 0x%llx, bit 62 cleared by "
-			  "OVF_CTRL, %u records when frozen; PMI and bit 62 without the freeze too "
-			  "expected=same", THR_RECORDS, (unsigned long long)thr_status, recs_frozen);
+	return check_result(c, CHECK_PASS, "PMI at %u records, GLOBAL_STATUS 0x%llx, bit 62 cleared by "
+			    "OVF_CTRL, %u records when frozen; PMI and bit 62 without the freeze too",
+			    "same", THR_RECORDS, (unsigned long long)thr_status, recs_frozen);
 }
 CHECK_DEFINE(480, "pebs.threshold", check_pebs_threshold,
 	     "the PEBS interrupt threshold raises a PMI with GLOBAL_STATUS bit 62, with and without freeze",
@@ -553,17 +552,17 @@ static enum check_status check_pebs_buffer_full(struct check_ctx *c)
 		return check_error(c, err, "a PEBS run");
 	max = addr(pebs_buf) + (uint64_t)FULL_RECORDS * rec;
 	if (pebs_ds.pebs_index != max)
-		return check_fail(c, "measured=PEBS index 0x%llx expected=0x%llx, the absolute maximum "
-				  "(%u records of %u bytes, ten records' worth of events)",
-				  (unsigned long long)pebs_ds.pebs_index, (unsigned long long)max,
-				  FULL_RECORDS, rec);
+		return check_result(c, CHECK_FAIL, "PEBS index 0x%llx", "0x%llx, the absolute maximum "
+				    "(%u records of %u bytes, ten records' worth of events)",
+				    (unsigned long long)pebs_ds.pebs_index, (unsigned long long)max,
+				    FULL_RECORDS, rec);
 	for (unsigned i = 0; i < rec; i++)
 		if (pebs_buf[FULL_RECORDS * rec + i] != PEBS_CANARY)
-			return check_fail(c, "measured=byte %u past the absolute maximum is 0x%02x "
-					  "expected=0x%02x, untouched: nothing written past the maximum",
-					  i, pebs_buf[FULL_RECORDS * rec + i], PEBS_CANARY);
-	return check_pass(c, "measured=index at the maximum, the %u bytes past it untouched "
-			  "expected=%u records and not one more", rec, FULL_RECORDS);
+			return check_result(c, CHECK_FAIL, "byte %u past the absolute maximum is 0x%02x",
+					    "0x%02x, untouched: nothing written past the maximum",
+					    i, pebs_buf[FULL_RECORDS * rec + i], PEBS_CANARY);
+	return check_result(c, CHECK_PASS, "index at the maximum, the %u bytes past it untouched",
+			    "%u records and not one more", rec, FULL_RECORDS);
 }
 CHECK_DEFINE(490, "pebs.buffer_full", check_pebs_buffer_full,
 	     "no PEBS record is written past the DS absolute maximum",
@@ -684,31 +683,31 @@ static enum check_status check_pebs_load_latency(struct check_ctx *c)
 	if (got < 0)
 		return check_error(c, err, "well-formed records");
 	if (bad)
-		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=each a node's "
-				  "address, latency > %u", bad, n, first_why, lc->threshold);
+		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "each a node's "
+				    "address, latency > %u", bad, n, first_why, lc->threshold);
 	if (!lc->level) {
 		/* Quiet: few loads of a warm 4 KiB chase take 32 cycles. */
 		if ((uint64_t)n * LL_PERIOD > LL_STEPS / 10)
-			return check_fail(c, "measured=%u records (%llu loads over %u cycles) "
-					  "expected=at most %llu: an L1-resident chase's loads stay "
-					  "below %u cycles", n, (unsigned long long)n * LL_PERIOD,
-					  lc->threshold, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
-		return check_pass(c, "measured=%u records expected=at most %llu (L1 hits below %u "
-				  "cycles)", n, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
+			return check_result(c, CHECK_FAIL, "%u records (%llu loads over %u cycles)",
+					    "at most %llu: an L1-resident chase's loads stay "
+					    "below %u cycles", n, (unsigned long long)n * LL_PERIOD,
+					    lc->threshold, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
+		return check_result(c, CHECK_PASS, "%u records", "at most %llu (L1 hits below %u "
+				    "cycles)", n, LL_STEPS / 10 / LL_PERIOD, lc->threshold);
 	}
 	if (n < 10)
-		return check_fail(c, "measured=%u records expected=at least 10 over %llu loads at "
-				  "period %llu", n, LL_STEPS, LL_PERIOD);
+		return check_result(c, CHECK_FAIL, "%u records", "at least 10 over %llu loads at "
+				    "period %llu", n, LL_STEPS, LL_PERIOD);
 	if (at_level * 10 < n * 9 && lc->level == 1)
-		return check_fail(c, "measured=%u of %u records from the L1 expected=>= 90%% (a warm "
-				  "4 KiB chase)", at_level, n);
+		return check_result(c, CHECK_FAIL, "%u of %u records from the L1", ">= 90%% (a warm "
+				    "4 KiB chase)", at_level, n);
 	if (at_level * 4 < n * 3 && lc->level == 4)
-		return check_fail(c, "measured=%u of %u records from beyond the L3 expected=>= 75%% "
-				  "(every line flushed)", at_level, n);
-	return check_pass(c, "measured=%u records, latency %llu..%llu, %u at level %u expected=nodes "
-			  "of the chase, latency > %u, the source following the working set", n,
-			  (unsigned long long)lo, (unsigned long long)hi, at_level, lc->level,
-			  lc->threshold);
+		return check_result(c, CHECK_FAIL, "%u of %u records from beyond the L3", ">= 75%% "
+				    "(every line flushed)", at_level, n);
+	return check_result(c, CHECK_PASS, "%u records, latency %llu..%llu, %u at level %u", "nodes "
+			    "of the chase, latency > %u, the source following the working set", n,
+			    (unsigned long long)lo, (unsigned long long)hi, at_level, lc->level,
+			    lc->threshold);
 }
 CHECK_DEFINE(500, "pebs.load_latency", check_pebs_load_latency,
 	     "load-latency PEBS on the chase: node addresses, latency >= MSR_PEBS_LD_LAT, source per working set",
@@ -843,8 +842,8 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 			return check_error(c, why, "records of the configured groups "
 					   "(DATA_CFG 0x%llx)", (unsigned long long)cfg);
 		if (records + 1 < want || records > want + 1)
-			return check_fail(c, "measured=%u records expected=%llu +- 1 (DATA_CFG 0x%llx)",
-					  records, (unsigned long long)want, (unsigned long long)cfg);
+			return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (DATA_CFG 0x%llx)",
+					    records, (unsigned long long)want, (unsigned long long)cfg);
 		total += records;
 	}
 	/* The LBR group while the LBR does not record (and was cleared): zero entries (KVM once
@@ -856,10 +855,10 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 	if (adaptive_once(0xf | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, false, false,
 			  &records, why, sizeof(why)))
 		return check_error(c, why, "basic records (no adaptive bit)");
-	return check_pass(c, "measured=%u records over DATA_CFG 0..0xf (LBR entries %u), each of the "
-			  "configured size and groups, GPRs/XMMs/LBRs as the loop left them; basic "
-			  "records without the adaptive bit; an empty LBR group when not recording "
-			  "expected=same", total, lbrs);
+	return check_result(c, CHECK_PASS, "%u records over DATA_CFG 0..0xf (LBR entries %u), each of the "
+			    "configured size and groups, GPRs/XMMs/LBRs as the loop left them; basic "
+			    "records without the adaptive bit; an empty LBR group when not recording",
+			    "same", total, lbrs);
 }
 CHECK_DEFINE(510, "pebs.adaptive", check_pebs_adaptive,
 	     "adaptive PEBS: every MSR_PEBS_DATA_CFG gives records of its size and groups, with the loop's GPRs, XMMs and LBRs",
@@ -889,15 +888,15 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 			       sizeof(err)))
 		return check_error(c, err, "well-formed records");
 	if (v.records + 1 < want || v.records > want + 1)
-		return check_fail(c, "measured=%u records expected=%llu +- 1 (fixed counter 0, reset "
-				  "value in DS slot %d)", v.records, (unsigned long long)want,
-				  ds_reset_slot(&pmu, true, 0));
+		return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (fixed counter 0, reset "
+				    "value in DS slot %d)", v.records, (unsigned long long)want,
+				    ds_reset_slot(&pmu, true, 0));
 	if (v.bad)
-		return check_fail(c, "measured=%u of %u records wrong, first: %s expected=states of the "
-				  "loop, applicable counters bit 32", v.bad, v.records, v.why);
-	return check_pass(c, "measured=%u records, every one a state of the loop, for bit 32 "
-			  "expected=%llu +- 1 (reset value in DS slot %d)", v.records,
-			  (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
+		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "states of the "
+				    "loop, applicable counters bit 32", v.bad, v.records, v.why);
+	return check_result(c, CHECK_PASS, "%u records, every one a state of the loop, for bit 32",
+			    "%llu +- 1 (reset value in DS slot %d)", v.records,
+			    (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
 }
 CHECK_DEFINE(520, "pebs.fixed", check_pebs_fixed,
 	     "adaptive PEBS on fixed counter 0: records for bit 32, reloaded from its DS slot",
@@ -988,8 +987,8 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 		   fc->prep == FE_FLUSH_PAGES ? fe_flush_pages : NULL;
 	/* Counting: the big code from its cold state, the small one warm. */
 	if (pebs_frontend_write(fe))
-		return check_fail(c, "measured=WRMSR MSR_PEBS_FRONTEND 0x%llx faulted expected=written",
-				  (unsigned long long)fe);
+		return check_result(c, CHECK_FAIL, "WRMSR MSR_PEBS_FRONTEND 0x%llx faulted", "written",
+				    (unsigned long long)fe);
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
 	if (pmu_run(&cfg, 1, &kernel_bigcode_desc, FE_BIG_N, NULL, &o, &res, err, sizeof(err)))
 		return check_error(c, err, "a counted run");
@@ -1001,14 +1000,14 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 	lo = footprint / fc->lo_div;
 	hi = 4 * footprint * FE_BIG_N + 16 * 1024 * FE_BIG_N;
 	if (big < lo || big > hi)
-		return check_fail(c, "measured=%llu on the 64 KiB kernel (%llu lines, %llu pages, %llu "
-				  "passes) expected=%llu..%llu", (unsigned long long)big,
-				  (unsigned long long)lines, (unsigned long long)pages, FE_BIG_N,
-				  (unsigned long long)lo, (unsigned long long)hi);
+		return check_result(c, CHECK_FAIL, "%llu on the 64 KiB kernel (%llu lines, %llu pages, %llu "
+				    "passes)", "%llu..%llu", (unsigned long long)big,
+				    (unsigned long long)lines, (unsigned long long)pages, FE_BIG_N,
+				    (unsigned long long)lo, (unsigned long long)hi);
 	if (small > 8 && small * 16 > big)
-		return check_fail(c, "measured=%llu on the warm 2 KiB kernel, %llu on the 64 KiB one "
-				  "expected=at most 8 or a sixteenth: the count follows the footprint",
-				  (unsigned long long)small, (unsigned long long)big);
+		return check_result(c, CHECK_FAIL, "%llu on the warm 2 KiB kernel, %llu on the 64 KiB one",
+				    "at most 8 or a sixteenth: the count follows the footprint",
+				    (unsigned long long)small, (unsigned long long)big);
 	/* Sampling: every record's eventing IP (or IP) is the big kernel's code. */
 	s.before = fc->prep == FE_FLUSH_LINES ? fe_flush_lines :
 		   fc->prep == FE_FLUSH_PAGES ? fe_flush_pages : NULL;
@@ -1022,23 +1021,23 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 
 		records++;
 		if (ip < fe_code_start() || ip > addr(kernel_bigcode_end))
-			return check_fail(c, "measured=record %u IP 0x%llx expected=in the 64 KiB kernel "
-					  "[0x%llx, 0x%llx)", records - 1, (unsigned long long)ip,
+			return check_result(c, CHECK_FAIL, "record %u IP 0x%llx", "in the 64 KiB kernel "
+					    "[0x%llx, 0x%llx)", records - 1, (unsigned long long)ip,
 					  (unsigned long long)fe_code_start(),
 					  (unsigned long long)addr(kernel_bigcode_end));
 	}
 	if (got < 0)
 		return check_error(c, err, "well-formed records");
 	if (records + 1 < big / s.period)
-		return check_fail(c, "measured=%u records expected=about %llu (%llu events at period "
-				  "%llu)", records, (unsigned long long)(big / s.period),
-				  (unsigned long long)big, (unsigned long long)s.period);
-	return check_pass(c, "measured=%llu on 64 KiB (cold: %llu lines, %llu pages), %llu on 2 KiB "
-			  "warm, %u records all in the kernel expected=>= %llu, a sixteenth at most, "
-			  "IPs in the kernel (MSR_PEBS_FRONTEND 0x%llx)", (unsigned long long)big,
-			  (unsigned long long)lines, (unsigned long long)pages,
-			  (unsigned long long)small, records, (unsigned long long)lo,
-			  (unsigned long long)fe);
+		return check_result(c, CHECK_FAIL, "%u records", "about %llu (%llu events at period "
+				    "%llu)", records, (unsigned long long)(big / s.period),
+				    (unsigned long long)big, (unsigned long long)s.period);
+	return check_result(c, CHECK_PASS, "%llu on 64 KiB (cold: %llu lines, %llu pages), %llu on 2 KiB "
+			    "warm, %u records all in the kernel", ">= %llu, a sixteenth at most, "
+			    "IPs in the kernel (MSR_PEBS_FRONTEND 0x%llx)", (unsigned long long)big,
+			    (unsigned long long)lines, (unsigned long long)pages,
+			    (unsigned long long)small, records, (unsigned long long)lo,
+			    (unsigned long long)fe);
 }
 CHECK_DEFINE(530, "pebs.frontend", check_pebs_frontend,
 	     "Skylake+: FRONTEND_RETIRED sub-events count on cold 64 KiB of code, not on warm 2 KiB; records' IPs in that code",

@@ -48,12 +48,12 @@ static enum check_status check_pmu_arch_version(struct check_ctx *c)
 	if (no_pmu())
 		return check_skip(c, "%s", no_pmu());
 	if (pmu.version < 1 || pmu.num_gp < 1)
-		return check_fail(c, "measured=version %u, %u GP counters (CPUID.0AH:EAX=0x%x) "
-				  "expected=version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
-				  pmu.eax);
-	return check_pass(c, "measured=version %u, %u GP x %u bits, %u fixed x %u bits, %s "
-			  "expected=version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
-			  pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu_uarch_name(pmu.uarch));
+		return check_result(c, CHECK_FAIL, "version %u, %u GP counters (CPUID.0AH:EAX=0x%x)",
+				    "version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
+				    pmu.eax);
+	return check_result(c, CHECK_PASS, "version %u, %u GP x %u bits, %u fixed x %u bits, %s",
+			    "version >= 1 with >= 1 GP counter", pmu.version, pmu.num_gp,
+			    pmu.gp_width, pmu.num_fixed, pmu.fixed_width, pmu_uarch_name(pmu.uarch));
 }
 CHECK_DEFINE(140, "pmu.arch_version", check_pmu_arch_version,
 	     "CPUID.0AH enumerates an architectural PMU with GP counters",
@@ -68,16 +68,16 @@ static enum check_status check_pmu_rdpmc_gp0(struct check_ctx *c)
 		return check_skip(c, "%s", no_pmu());
 	fault = rdpmc_safe(0, &v);
 	if (fault)
-		return check_fail(c, "measured=fault vector %d expected=no fault ecx=0", fault);
+		return check_result(c, CHECK_FAIL, "fault vector %d", "no fault ecx=0", fault);
 	fault = rdmsr_safe(MSR_IA32_PMC0, &m);
 	if (fault)
-		return check_fail(c, "measured=RDMSR IA32_PMC0 fault vector %d expected=no fault", fault);
+		return check_result(c, CHECK_FAIL, "RDMSR IA32_PMC0 fault vector %d", "no fault", fault);
 	/* Nothing is counting: both reads must agree. */
 	if ((v & pmu_gp_width_mask(&pmu)) != (m & pmu_gp_width_mask(&pmu)))
-		return check_fail(c, "measured=RDPMC 0x%llx RDMSR 0x%llx expected=equal",
-				  (unsigned long long)v, (unsigned long long)m);
-	return check_pass(c, "measured=RDPMC = RDMSR = 0x%llx expected=equal, no fault",
-			  (unsigned long long)v);
+		return check_result(c, CHECK_FAIL, "RDPMC 0x%llx RDMSR 0x%llx", "equal",
+				    (unsigned long long)v, (unsigned long long)m);
+	return check_result(c, CHECK_PASS, "RDPMC = RDMSR = 0x%llx", "equal, no fault",
+			    (unsigned long long)v);
 }
 CHECK_DEFINE(150, "pmu.rdpmc_gp0", check_pmu_rdpmc_gp0,
 	     "RDPMC and RDMSR of GP counter 0 agree without faulting",
@@ -121,17 +121,17 @@ static enum check_status check_pmu_frame(struct check_ctx *c)
 			v[i - 2] = x;
 	}
 	if (b - a != 4000)
-		return check_fail(c, "measured=count(2N)-count(N)=%lld expected=4000 N=1000 (%s)",
-				  (long long)(b - a), by_pmu ? "PMU instructions" : "TSC under -icount");
+		return check_result(c, CHECK_FAIL, "count(2N)-count(N)=%lld", "4000 N=1000 (%s)",
+				    (long long)(b - a), by_pmu ? "PMU instructions" : "TSC under -icount");
 	u64_stats(v, 100, &st);
 	if (st.min != st.max)
-		return check_fail(c, "measured=spread %llu over 100 reps expected=0 (%s)",
-				  (unsigned long long)(st.max - st.min),
-				  by_pmu ? "PMU instructions" : "TSC under -icount");
-	return check_pass(c, "measured=4000 and spread 0 over 100 reps expected=4000 and 0 "
-			  "(%s; window adds %d instructions; oracle region = kernel + %d)",
-			  by_pmu ? "PMU instructions" : "TSC under -icount", PMU_FRAME_INSNS,
-			  PMU_FRAME_REGION_INSNS);
+		return check_result(c, CHECK_FAIL, "spread %llu over 100 reps", "0 (%s)",
+				    (unsigned long long)(st.max - st.min),
+				    by_pmu ? "PMU instructions" : "TSC under -icount");
+	return check_result(c, CHECK_PASS, "4000 and spread 0 over 100 reps", "4000 and 0 "
+			    "(%s; window adds %d instructions; oracle region = kernel + %d)",
+			    by_pmu ? "PMU instructions" : "TSC under -icount", PMU_FRAME_INSNS,
+			    PMU_FRAME_REGION_INSNS);
 }
 CHECK_DEFINE(170, "pmu.frame", check_pmu_frame,
 	     "the PMU frame adds a constant: count(2N)-count(N)=4N, spread 0 over 100 reps (PMU instructions, or -icount)",
@@ -253,19 +253,19 @@ static enum check_status check_pmu_arch_event(struct check_ctx *c)
 					   arch_events[ev].name, dr.name);
 		ed = expect_arch_driven(ev, dr.n);
 		if (!expect_in(&ed, dd.diff[0]))
-			return check_fail(c, "measured=loop %lld, %s %lld expected=loop %lld..%lld, "
-					  "%s %lld..%lld (%s) N=%llu n=%llu median=%lld%s",
-					  (long long)d.diff[0], dr.name, (long long)dd.diff[0],
-					  (long long)e.lo, (long long)e.hi, dr.name, (long long)ed.lo,
-					  (long long)ed.hi, ed.why, PMU_N, (unsigned long long)dr.n,
-					  (long long)dd.median[0], pmu_diff_note(&dd));
+			return check_result(c, CHECK_FAIL, "loop %lld, %s %lld", "loop %lld..%lld, "
+					    "%s %lld..%lld (%s) N=%llu n=%llu median=%lld%s",
+					    (long long)d.diff[0], dr.name, (long long)dd.diff[0],
+					    (long long)e.lo, (long long)e.hi, dr.name, (long long)ed.lo,
+					    (long long)ed.hi, ed.why, PMU_N, (unsigned long long)dr.n,
+					    (long long)dd.median[0], pmu_diff_note(&dd));
 		fmt_snprintf(drove, sizeof(drove), ", %s %lld in %lld..%lld n=%llu", dr.name,
 			     (long long)dd.diff[0], (long long)ed.lo, (long long)ed.hi,
 			     (unsigned long long)dr.n);
 	}
-	return check_pass(c, "measured=%lld%s expected=%lld..%lld (%s) N=%llu %s=%lld%s",
-			  (long long)got, drove, (long long)e.lo, (long long)e.hi, e.why, PMU_N,
-			  paired ? "min" : "median", (long long)alt, pmu_diff_note(&d));
+	return check_result(c, CHECK_PASS, "%lld%s", "%lld..%lld (%s) N=%llu %s=%lld%s",
+			    (long long)got, drove, (long long)e.lo, (long long)e.hi, e.why, PMU_N,
+			    paired ? "min" : "median", (long long)alt, pmu_diff_note(&d));
 }
 CHECK_DEFINE(250, "pmu.arch", check_pmu_arch_event,
 	     "each architectural event on each GP counter against the calibrated loop",
@@ -365,10 +365,10 @@ static enum check_status check_pmu_fixed(struct check_ctx *c)
 		struct pmu_diff dd;
 
 		if (gap < -tol || gap > tol)
-			return check_fail(c, "measured=fixed %lld, GP0 %lld expected=equal within %lld "
-					  "(%s on both, same window) N=%llu%s", (long long)d.diff[0],
-					  (long long)d.diff[1], (long long)tol, arch_events[ev].name, PMU_N,
-					  pmu_diff_note(&d));
+			return check_result(c, CHECK_FAIL, "fixed %lld, GP0 %lld", "equal within %lld "
+					    "(%s on both, same window) N=%llu%s", (long long)d.diff[0],
+					    (long long)d.diff[1], (long long)tol, arch_events[ev].name, PMU_N,
+					    pmu_diff_note(&d));
 		fmt_snprintf(twin, sizeof(twin), ", GP0 %lld within %lld", (long long)d.diff[1],
 			     (long long)tol);
 		/* A clock counted on the loop can equal instructions (a wide core, or a 1-IPC
@@ -383,20 +383,19 @@ static enum check_status check_pmu_fixed(struct check_ctx *c)
 			tol = dd.diff[1] / 100 + 64;
 			gap = dd.diff[0] - dd.diff[1];
 			if (gap < -tol || gap > tol)
-				return check_fail(c, "measured=div_loop: fixed %lld, GP0 %lld expected="
-						  "equal within %lld (%s on both, same window) N=%llu%s",
-						  (long long)dd.diff[0], (long long)dd.diff[1],
-						  (long long)tol, arch_events[ev].name, PMU_N / 10,
-						  pmu_diff_note(&dd));
+				return check_result(c, CHECK_FAIL, "div_loop: fixed %lld, GP0 %lld", "equal within %lld (%s on both, same window) N=%llu%s",
+						    (long long)dd.diff[0], (long long)dd.diff[1],
+						    (long long)tol, arch_events[ev].name, PMU_N / 10,
+						    pmu_diff_note(&dd));
 			fmt_snprintf(twin, sizeof(twin), ", GP0 %lld within %lld; div_loop fixed %lld "
 				     "GP0 %lld", (long long)d.diff[1], (long long)d.diff[1] / 100 + 64,
 				     (long long)dd.diff[0], (long long)dd.diff[1]);
 		}
 	}
-	return check_pass(c, "measured=%lld%s expected=%lld..%lld (%s, %s) N=%llu median=%lld%s",
-			  (long long)d.diff[0], twin, (long long)e.lo, (long long)e.hi,
-			  arch_events[ev].name, e.why, PMU_N, (long long)d.median[0],
-			  pmu_diff_note(&d));
+	return check_result(c, CHECK_PASS, "%lld%s", "%lld..%lld (%s, %s) N=%llu median=%lld%s",
+			    (long long)d.diff[0], twin, (long long)e.lo, (long long)e.hi,
+			    arch_events[ev].name, e.why, PMU_N, (long long)d.median[0],
+			    pmu_diff_note(&d));
 }
 CHECK_DEFINE(260, "pmu.fixed", check_pmu_fixed,
 	     "each fixed counter against the calibrated loop, and against the same event on GP0",
@@ -434,14 +433,14 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 	beyond = !pmu.hybrid;
 	for (unsigned i = 0; i < pmu.num_gp; i++, checked += 2)
 		if ((r = rdmsr_safe(MSR_IA32_PMC0 + i, &v)) || (r = rdmsr_safe(MSR_IA32_PERFEVTSEL0 + i, &v)))
-			return check_fail(c, "measured=RDMSR of GP counter %u or its selector: vector %d "
-					  "expected=it exists (CPUID.0AH:EAX[15:8]=%u)", i, r, pmu.num_gp);
+			return check_result(c, CHECK_FAIL, "RDMSR of GP counter %u or its selector: vector %d",
+					    "it exists (CPUID.0AH:EAX[15:8]=%u)", i, r, pmu.num_gp);
 	if (beyond && pmu.num_gp_cpuid < PMU_LEGACY_MAX_GP) {
 		checked += 2;
 		if (rdmsr_safe(MSR_IA32_PMC0 + pmu.num_gp, &v) != X86_TRAP_GP ||
 		    rdpmc_safe(pmu.num_gp, &v) != X86_TRAP_GP)
-			return check_fail(c, "measured=GP counter %u answers RDMSR or RDPMC expected=#GP: "
-					  "CPUID.0AH enumerates %u%s", pmu.num_gp, pmu.num_gp, vpmu_note());
+			return check_result(c, CHECK_FAIL, "GP counter %u answers RDMSR or RDPMC", "#GP: "
+					    "CPUID.0AH enumerates %u%s", pmu.num_gp, pmu.num_gp, vpmu_note());
 	}
 	if (pmu.version >= 2) {
 		unsigned next = pmu.num_fixed;
@@ -451,8 +450,8 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 				continue;
 			checked++;
 			if ((r = rdmsr_safe(MSR_CORE_PERF_FIXED_CTR0 + i, &v)))
-				return check_fail(c, "measured=RDMSR of fixed counter %u: vector %d expected=it "
-						  "exists (mask 0x%x)", i, r, pmu.fixed_mask);
+				return check_result(c, CHECK_FAIL, "RDMSR of fixed counter %u: vector %d", "it "
+						    "exists (mask 0x%x)", i, r, pmu.fixed_mask);
 		}
 		/* Fixed counters 0-3 are architectural (SDM Table 18-2); beyond 3 an address
 		 * may be a model's own register, so only up to there. */
@@ -460,17 +459,17 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 			checked += 2;
 			if (rdmsr_safe(MSR_CORE_PERF_FIXED_CTR0 + next, &v) != X86_TRAP_GP ||
 			    rdpmc_safe(RDPMC_FIXED | next, &v) != X86_TRAP_GP)
-				return check_fail(c, "measured=fixed counter %u answers RDMSR or RDPMC "
-						  "expected=#GP: CPUID.0AH enumerates mask 0x%x%s", next,
-						  pmu.fixed_mask, vpmu_note());
+				return check_result(c, CHECK_FAIL, "fixed counter %u answers RDMSR or RDPMC",
+						    "#GP: CPUID.0AH enumerates mask 0x%x%s", next,
+						    pmu.fixed_mask, vpmu_note());
 		}
 		checked++;
 		r = wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, pmu_gp_mask(&pmu) << 1 & ~pmu_gp_mask(&pmu));
 		wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, 0);
 		if (beyond && pmu.num_gp_cpuid < PMU_LEGACY_MAX_GP && r != X86_TRAP_GP)
-			return check_fail(c, "measured=GLOBAL_CTRL took enable bit %u (vector %d) "
-					  "expected=#GP: no GP counter %u%s", pmu.num_gp, r, pmu.num_gp,
-					  vpmu_note());
+			return check_result(c, CHECK_FAIL, "GLOBAL_CTRL took enable bit %u (vector %d)",
+					    "#GP: no GP counter %u%s", pmu.num_gp, r, pmu.num_gp,
+					    vpmu_note());
 	}
 	/* Width: the widest value each counter can hold reads back whole. */
 	if (pmu.full_width_write || pmu_legacy_write_result(ones_gp, pmu.gp_width) == ones_gp) {
@@ -479,9 +478,9 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 			return check_error(c, r > 0 ? "fault" : err, "GP0 written and read");
 		pmu_gp_write(&pmu, 0, 0, err, sizeof(err));
 		if (v != ones_gp)
-			return check_fail(c, "measured=GP0 holds 0x%llx expected=0x%llx (%u bits, "
-					  "CPUID.0AH:EAX[23:16])", (unsigned long long)v,
-					  (unsigned long long)ones_gp, pmu.gp_width);
+			return check_result(c, CHECK_FAIL, "GP0 holds 0x%llx", "0x%llx (%u bits, "
+					    "CPUID.0AH:EAX[23:16])", (unsigned long long)v,
+					    (unsigned long long)ones_gp, pmu.gp_width);
 	}
 	if (pmu.version >= 2 && (pmu.fixed_mask & 1)) {
 		checked++;
@@ -490,14 +489,14 @@ static enum check_status check_pmu_enumeration(struct check_ctx *c)
 			return check_error(c, r > 0 ? "fault" : err, "fixed counter 0 written and read");
 		pmu_fixed_program(&pmu, 0, 0, 0, err, sizeof(err));
 		if (v != ones_fx)
-			return check_fail(c, "measured=fixed 0 holds 0x%llx expected=0x%llx (%u bits, "
-					  "CPUID.0AH:EDX[12:5])", (unsigned long long)v,
-					  (unsigned long long)ones_fx, pmu.fixed_width);
+			return check_result(c, CHECK_FAIL, "fixed 0 holds 0x%llx", "0x%llx (%u bits, "
+					    "CPUID.0AH:EDX[12:5])", (unsigned long long)v,
+					    (unsigned long long)ones_fx, pmu.fixed_width);
 	}
-	return check_pass(c, "measured=%u accesses as CPUID.0AH enumerates expected=same (%u GP x "
-			  "%u bits, fixed mask 0x%x x %u bits%s)", checked, pmu.num_gp, pmu.gp_width,
-			  pmu.fixed_mask, pmu.fixed_width,
-			  beyond ? "" : "; hybrid: counters beyond CPUID.0AH not probed");
+	return check_result(c, CHECK_PASS, "%u accesses as CPUID.0AH enumerates", "same (%u GP x "
+			    "%u bits, fixed mask 0x%x x %u bits%s)", checked, pmu.num_gp, pmu.gp_width,
+			    pmu.fixed_mask, pmu.fixed_width,
+			    beyond ? "" : "; hybrid: counters beyond CPUID.0AH not probed");
 }
 CHECK_DEFINE(180, "pmu.enumeration", check_pmu_enumeration,
 	     "CPUID.0AH agrees with the MSRs: enumerated counters read, the next #GP, widths kept",
@@ -528,8 +527,8 @@ static enum check_status check_pmu_reset_state(struct check_ctx *c)
 				     "hybrid part: CPUID.0AH does not give this core's GP counters"))
 		return CHECK_SKIP;
 	if (!s->saved && env.force_pmu)
-		return check_fail(c, "measured=no saved PMU state expected=the firmware's PMU read at "
-				  "boot");
+		return check_result(c, CHECK_FAIL, "no saved PMU state", "the firmware's PMU read at "
+				    "boot");
 	if (!s->saved)
 		return check_skip(c, "the firmware's PMU state could not be read");
 	for (unsigned i = 0; i < pmu.num_gp; i++)
@@ -540,12 +539,12 @@ static enum check_status check_pmu_reset_state(struct check_ctx *c)
 		return check_skip(c, "the firmware left IA32_FIXED_CTR_CTRL = 0x%llx: not the reset "
 				  "state", (unsigned long long)s->fixed_ctrl);
 	if ((s->global_ctrl & want) != want)
-		return check_fail(c, "measured=GLOBAL_CTRL 0x%llx with no counter programmed "
-				  "expected=bits 0x%llx set, the GP enables at reset (SDM Vol. 3A Table "
-				  "10-1), unless the firmware cleared them",
-				  (unsigned long long)s->global_ctrl, (unsigned long long)want);
-	return check_pass(c, "measured=GLOBAL_CTRL 0x%llx expected=0x%llx (reset value, no counter "
-			  "programmed)", (unsigned long long)s->global_ctrl, (unsigned long long)want);
+		return check_result(c, CHECK_FAIL, "GLOBAL_CTRL 0x%llx with no counter programmed",
+				    "bits 0x%llx set, the GP enables at reset (SDM Vol. 3A Table "
+				    "10-1), unless the firmware cleared them",
+				    (unsigned long long)s->global_ctrl, (unsigned long long)want);
+	return check_result(c, CHECK_PASS, "GLOBAL_CTRL 0x%llx", "0x%llx (reset value, no counter "
+			    "programmed)", (unsigned long long)s->global_ctrl, (unsigned long long)want);
 }
 CHECK_DEFINE(190, "pmu.reset_state", check_pmu_reset_state,
 	     "with no counter programmed by the firmware, GLOBAL_CTRL holds its reset value",
@@ -565,16 +564,16 @@ static enum check_status check_pmu_reserved_bits(struct check_ctx *c)
 		return check_skip(c, "%s", no_pmu());
 	/* The library refuses before any WRMSR ... */
 	if (pmu_gp_program(&pmu, 0, bad, 0, err, sizeof(err)) != PMU_EARG)
-		return check_fail(c, "measured=accepted expected=library refuses PERFEVTSEL 0x%llx",
-				  (unsigned long long)bad);
+		return check_result(c, CHECK_FAIL, "accepted", "library refuses PERFEVTSEL 0x%llx",
+				    (unsigned long long)bad);
 	/* ... and the CPU faults when one is tried anyway. */
 	v = wrmsr_safe(MSR_IA32_PERFEVTSEL0, bad);
 	if (v != X86_TRAP_GP) {
 		wrmsr_safe(MSR_IA32_PERFEVTSEL0, 0);
 		return check_error(c, v ? "other fault" : "no fault", "#GP(13) for PERFEVTSEL0=0x%llx", (unsigned long long)bad);
 	}
-	return check_pass(c, "measured=refused by the library, #GP(13) from the CPU expected=both "
-			  "value=0x%llx", (unsigned long long)bad);
+	return check_result(c, CHECK_PASS, "refused by the library, #GP(13) from the CPU", "both "
+			    "value=0x%llx", (unsigned long long)bad);
 }
 CHECK_DEFINE(200, "pmu.reserved_bits", check_pmu_reserved_bits,
 	     "a PERFEVTSEL with reserved bits is refused by the library and #GPs on the CPU",
@@ -590,16 +589,16 @@ static enum check_status check_pmu_width(struct check_ctx *c)
 	if (no_pmu())
 		return check_skip(c, "%s", no_pmu());
 	if (pmu.gp_width < 32)
-		return check_fail(c, "measured=GP counter width %u (CPUID.0AH:EAX[23:16]) expected=at "
-				  "least 32 bits", pmu.gp_width);
+		return check_result(c, CHECK_FAIL, "GP counter width %u (CPUID.0AH:EAX[23:16])", "at "
+				    "least 32 bits", pmu.gp_width);
 	/* Legacy writes: bits 31:0, bit 31 copied upward to the counter width. */
 	if ((r = wrmsr_safe(MSR_IA32_PERFEVTSEL0, sel)) || (r = wrmsr_safe(MSR_IA32_PMC0, 0x80000000ULL)) ||
 	    (r = rdmsr_safe(MSR_IA32_PMC0, &v)))
-		return check_fail(c, "measured=fault vector %d expected=legacy PMC0 write and read", r);
+		return check_result(c, CHECK_FAIL, "fault vector %d", "legacy PMC0 write and read", r);
 	if (v != expect)
-		return check_fail(c, "measured=0x%llx expected=0x%llx (legacy write of 0x80000000 "
-				  "sign-extends to %u bits)", (unsigned long long)v,
-				  (unsigned long long)expect, pmu.gp_width);
+		return check_result(c, CHECK_FAIL, "0x%llx", "0x%llx (legacy write of 0x80000000 "
+				    "sign-extends to %u bits)", (unsigned long long)v,
+				    (unsigned long long)expect, pmu.gp_width);
 	/* Full-width writes only where PERF_CAPABILITIES advertises them. */
 	if (pmu.full_width_write) {
 		uint64_t want = (1ULL << (pmu.gp_width - 1)) | 0x12345678ULL;
@@ -607,16 +606,16 @@ static enum check_status check_pmu_width(struct check_ctx *c)
 		if ((r = pmu_gp_write(&pmu, 0, want, err, sizeof(err))) || (r = pmu_gp_read(&pmu, 0, &v)))
 			return check_error(c, r > 0 ? "fault" : err, "full-width write");
 		if (v != want)
-			return check_fail(c, "measured=0x%llx expected=0x%llx (full-width write)",
-					  (unsigned long long)v, (unsigned long long)want);
+			return check_result(c, CHECK_FAIL, "0x%llx", "0x%llx (full-width write)",
+					    (unsigned long long)v, (unsigned long long)want);
 	} else if ((r = wrmsr_safe(MSR_IA32_PMC0_FULL, 1)) != X86_TRAP_GP) {
 		return check_error(c, r ? "other fault" : "no fault", "#GP: IA32_A_PMC0 without "
 				   "PERF_CAPABILITIES.FW_WRITE");
 	}
 	wrmsr_safe(MSR_IA32_PMC0, 0);
-	return check_pass(c, "measured=0x%llx expected=0x%llx full-width=%s width=%u",
-			  (unsigned long long)expect, (unsigned long long)expect,
-			  pmu.full_width_write ? "written" : "faults as it must", pmu.gp_width);
+	return check_result(c, CHECK_PASS, "0x%llx", "0x%llx full-width=%s width=%u",
+			    (unsigned long long)expect, (unsigned long long)expect,
+			    pmu.full_width_write ? "written" : "faults as it must", pmu.gp_width);
 }
 CHECK_DEFINE(210, "pmu.width", check_pmu_width,
 	     "legacy PMC writes sign-extend bit 31; full-width writes only where advertised",
@@ -688,24 +687,24 @@ static enum check_status check_pmu_running_write(struct check_ctx *c)
 		kept++;
 	}
 	if (!kept)
-		return check_fail(c, "measured=every repetition took an SMI expected=a clean one");
+		return check_result(c, CHECK_FAIL, "every repetition took an SMI", "a clean one");
 	gap = (int64_t)(b - a);
 	v = a;
 	if (gap < -RUNNING_TOL || gap > RUNNING_TOL)
-		return check_fail(c, "measured=%llu after %u iterations before the write, %llu after "
-				  "%u (%+lld) expected=the same: counting goes on from the written 0x%llx, "
-				  "what came before is gone%s smi_discarded=%u", (unsigned long long)a,
-				  RUNNING_N, (unsigned long long)b, 2 * RUNNING_N, (long long)gap,
-				  RUNNING_VALUE, vpmu_note(), discarded);
+		return check_result(c, CHECK_FAIL, "%llu after %u iterations before the write, %llu after "
+				    "%u (%+lld)", "the same: counting goes on from the written 0x%llx, "
+				    "what came before is gone%s smi_discarded=%u", (unsigned long long)a,
+				    RUNNING_N, (unsigned long long)b, 2 * RUNNING_N, (long long)gap,
+				    RUNNING_VALUE, vpmu_note(), discarded);
 	if (v < RUNNING_VALUE + 4ULL * RUNNING_N || v > RUNNING_VALUE + 4ULL * RUNNING_N + 1000)
-		return check_fail(c, "measured=%llu expected=%llu..%llu (0x%llx written, then %u "
-				  "iterations of loop4 and the code around them)%s",
-				  (unsigned long long)v, RUNNING_VALUE + 4ULL * RUNNING_N,
-				  RUNNING_VALUE + 4ULL * RUNNING_N + 1000, RUNNING_VALUE, RUNNING_N,
-				  vpmu_note());
-	return check_pass(c, "measured=%llu and %llu (%+lld) expected=0x%llx + %u + the code after "
-			  "the write, whatever ran before it smi_discarded=%u", (unsigned long long)a,
-			  (unsigned long long)b, (long long)gap, RUNNING_VALUE, 4 * RUNNING_N, discarded);
+		return check_result(c, CHECK_FAIL, "%llu", "%llu..%llu (0x%llx written, then %u "
+				    "iterations of loop4 and the code around them)%s",
+				    (unsigned long long)v, RUNNING_VALUE + 4ULL * RUNNING_N,
+				    RUNNING_VALUE + 4ULL * RUNNING_N + 1000, RUNNING_VALUE, RUNNING_N,
+				    vpmu_note());
+	return check_result(c, CHECK_PASS, "%llu and %llu (%+lld)", "0x%llx + %u + the code after "
+			    "the write, whatever ran before it smi_discarded=%u", (unsigned long long)a,
+			    (unsigned long long)b, (long long)gap, RUNNING_VALUE, 4 * RUNNING_N, discarded);
 }
 CHECK_DEFINE(220, "pmu.running_write", check_pmu_running_write,
 	     "a counter written while it counts goes on from the value written",
@@ -753,8 +752,8 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	if (fixed && fixed_unusable(idx))
 		return check_skip(c, "%s", fixed_unusable(idx));
 	if (width < 32)
-		return check_fail(c, "measured=%s counter width %u expected=at least 32 bits",
-				  fixed ? "fixed" : "GP", width);
+		return check_result(c, CHECK_FAIL, "%s counter width %u", "at least 32 bits",
+				    fixed ? "fixed" : "GP", width);
 	if (!fixed && !pmu.full_width_write && pmu_legacy_write_result(start, width) != start)
 		return check_skip(c, "start value 0x%llx needs full-width writes",
 				  (unsigned long long)start);
@@ -776,52 +775,52 @@ static enum check_status overflow_run(struct check_ctx *c, bool intr)
 	if (intr) {
 		if (pmi_stats.pmis != 1 || !(pmi_stats.overflows[bit]) || pmi_stats.not_pmi ||
 		    pmi_stats.spurious)
-			st = check_fail(c, "measured=%llu PMIs, overflow count %llu for bit %u, %llu NMIs "
-					"and %llu interrupts without an overflow bit expected=1 PMI for "
-					"bit %u and nothing else", (unsigned long long)pmi_stats.pmis,
-					(unsigned long long)pmi_stats.overflows[bit], bit,
-					(unsigned long long)pmi_stats.not_pmi,
-					(unsigned long long)pmi_stats.spurious, bit);
+			st = check_result(c, CHECK_FAIL, "%llu PMIs, overflow count %llu for bit %u, %llu NMIs "
+					  "and %llu interrupts without an overflow bit", "1 PMI for "
+					  "bit %u and nothing else", (unsigned long long)pmi_stats.pmis,
+					  (unsigned long long)pmi_stats.overflows[bit], bit,
+					  (unsigned long long)pmi_stats.not_pmi,
+					  (unsigned long long)pmi_stats.spurious, bit);
 		/* SDM Vol. 3A 10.5.1 / Vol. 3B 18.2.1: an Intel local APIC sets the LVTPC mask
 		 * bit when it delivers a PMI. AMD's does not (a KVM regression forced it on AMD
 		 * guests: pmu-errata.md, KVM 49ff3b4aec51), so it is asked of Intel only. */
 		else if (intel && !(pmi_stats.lvt_at_entry & APIC_LVT_MASKED))
-			st = check_fail(c, "measured=LVTPC 0x%x at PMI expected=mask bit set by delivery",
-					pmi_stats.lvt_at_entry);
+			st = check_result(c, CHECK_FAIL, "LVTPC 0x%x at PMI", "mask bit set by delivery",
+					  pmi_stats.lvt_at_entry);
 		else if (apic_read(APIC_LVTPC) & APIC_LVT_MASKED)
-			st = check_fail(c, "measured=LVTPC still masked after the handler expected=unmasked");
+			st = check_result(c, CHECK_FAIL, "LVTPC still masked after the handler", "unmasked");
 		else
-			st = check_pass(c, "measured=1 PMI (%s), status bit %u, LVT %s and unmasked by "
-					"the handler expected=same", env.pmi_nmi ? "NMI" : "interrupt",
-					bit, intel ? "masked by delivery" : "mask not asked (not Intel)");
+			st = check_result(c, CHECK_PASS, "1 PMI (%s), status bit %u, LVT %s and unmasked by "
+					  "the handler", "same", env.pmi_nmi ? "NMI" : "interrupt",
+					  bit, intel ? "masked by delivery" : "mask not asked (not Intel)");
 	} else if (pmi_stats.pmis || pmi_stats.not_pmi) {
-		st = check_fail(c, "measured=%llu PMIs, %llu other NMIs expected=none without the "
-				"INT/PMI bit", (unsigned long long)pmi_stats.pmis,
-				(unsigned long long)pmi_stats.not_pmi);
+		st = check_result(c, CHECK_FAIL, "%llu PMIs, %llu other NMIs", "none without the "
+				  "INT/PMI bit", (unsigned long long)pmi_stats.pmis,
+				  (unsigned long long)pmi_stats.not_pmi);
 	} else if (after >= start) {
-		st = check_fail(c, "measured=0x%llx after 0x%llx expected=wrapped past 2^%u",
-				(unsigned long long)after, (unsigned long long)start, width);
+		st = check_result(c, CHECK_FAIL, "0x%llx after 0x%llx", "wrapped past 2^%u",
+				  (unsigned long long)after, (unsigned long long)start, width);
 	} else if (!(status & (1ULL << bit))) {
-		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=overflow bit %u set",
-				(unsigned long long)status, bit);
+		st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx", "overflow bit %u set",
+				  (unsigned long long)status, bit);
 	} else {
 		uint64_t cleared = ~0ULL;
 
 		pmu_global_ovf_clear(&pmu, 1ULL << bit);
 		pmu_global_status(&pmu, &cleared);
 		if (cleared & (1ULL << bit))
-			st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx after OVF_CTRL expected=bit %u clear",
-					(unsigned long long)cleared, bit);
+			st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx after OVF_CTRL", "bit %u clear",
+					  (unsigned long long)cleared, bit);
 		else
-			st = check_pass(c, "measured=wrapped to %llu from 2^%u-%llu, status bit %u set, "
-					"cleared by OVF_CTRL expected=same", (unsigned long long)after,
-					width, (unsigned long long)before, bit);
+			st = check_result(c, CHECK_PASS, "wrapped to %llu from 2^%u-%llu, status bit %u set, "
+					  "cleared by OVF_CTRL", "same", (unsigned long long)after,
+					  width, (unsigned long long)before, bit);
 	}
 out:
 	drained = pmi_unroute(&pmi_stats);
 	if (drained && st == CHECK_PASS)
-		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
-				drained);
+		st = check_result(c, CHECK_FAIL, "%u PMI(s) still pending after the check", "none",
+				  drained);
 	return st;
 }
 
@@ -882,13 +881,13 @@ static enum check_status check_pmu_cmask_inv_edge(struct check_ctx *c)
 		return check_error(c, err, "edge counter counted");
 	if (!expect_cmask_inv_edge(DIV_N, d.diff[0], d.diff[1], d.diff[2], de.diff[0], why,
 				   sizeof(why)))
-		return check_fail(c, "measured=cmask1 %lld inv %lld cycles %lld edge %lld expected=%s "
-				  "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
-				  (long long)d.diff[2], (long long)de.diff[0], why, DIV_N,
-				  pmu_diff_note(&d));
-	return check_pass(c, "measured=cmask1 %lld inv %lld cycles %lld edge %lld expected=%s "
-			  "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
-			  (long long)d.diff[2], (long long)de.diff[0], why, DIV_N, pmu_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "cmask1 %lld inv %lld cycles %lld edge %lld", "%s "
+				    "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
+				    (long long)d.diff[2], (long long)de.diff[0], why, DIV_N,
+				    pmu_diff_note(&d));
+	return check_result(c, CHECK_PASS, "cmask1 %lld inv %lld cycles %lld edge %lld", "%s "
+			    "N=%llu (div loop)%s", (long long)d.diff[0], (long long)d.diff[1],
+			    (long long)d.diff[2], (long long)de.diff[0], why, DIV_N, pmu_diff_note(&d));
 }
 CHECK_DEFINE(370, "pmu.cmask_inv_edge", check_pmu_cmask_inv_edge,
 	     "cycles with >=1 retired + INV complement = cycles; EDGE counts transitions",
@@ -937,14 +936,14 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
 	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
 	if ((r = rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg)))
-		return check_fail(c, "measured=RDMSR DEBUGCTL fault vector %d expected=no fault", r);
+		return check_result(c, CHECK_FAIL, "RDMSR DEBUGCTL fault vector %d", "no fault", r);
 	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
 		if (r == X86_TRAP_GP && pmu.hypervisor && !pmu.tcg && !env.force_pmu)
 			return check_skip(c, "DEBUGCTL.FREEZE_PERFMON_ON_PMI refused (#GP) by the "
 					  "hypervisor (%s): its virtual PMU has no freeze",
 					  env.cpu->hv_signature);
-		return check_fail(c, "measured=DEBUGCTL fault vector %d expected=FREEZE_PERFMON_ON_PMI "
-				  "set (SDM Vol. 3B 17.4.1)", r);
+		return check_result(c, CHECK_FAIL, "DEBUGCTL fault vector %d", "FREEZE_PERFMON_ON_PMI "
+				    "set (SDM Vol. 3B 17.4.1)", r);
 	}
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.keep = GLOBAL_STATUS_COUNTERS_FROZEN;
@@ -962,27 +961,27 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	skid = res.delta[1] > before ? res.delta[1] - before : 0;
 	/* The freeze acts on the PMI request, as the overflow is detected (FREEZE_SKID_MAX). */
 	if (res.delta[1] > before + FREEZE_SKID_MAX || res.delta[1] < before) {
-		st = check_fail(c, "measured=watcher %llu expected=%llu..%llu (frozen at the PMI "
-				"request, skid <= %u) status=0x%llx", (unsigned long long)res.delta[1],
-				(unsigned long long)before, (unsigned long long)(before + FREEZE_SKID_MAX),
-				FREEZE_SKID_MAX, (unsigned long long)status);
+		st = check_result(c, CHECK_FAIL, "watcher %llu", "%llu..%llu (frozen at the PMI "
+				  "request, skid <= %u) status=0x%llx", (unsigned long long)res.delta[1],
+				  (unsigned long long)before, (unsigned long long)(before + FREEZE_SKID_MAX),
+				  FREEZE_SKID_MAX, (unsigned long long)status);
 		goto out;
 	}
 	if (pmi_stats.pmis != 1 || pmi_stats.not_pmi) {
-		st = check_fail(c, "measured=%llu PMIs, %llu other NMIs expected=1 PMI",
-				(unsigned long long)pmi_stats.pmis, (unsigned long long)pmi_stats.not_pmi);
+		st = check_result(c, CHECK_FAIL, "%llu PMIs, %llu other NMIs", "1 PMI",
+				  (unsigned long long)pmi_stats.pmis, (unsigned long long)pmi_stats.not_pmi);
 		goto out;
 	}
 	if (!v4) {
-		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu expected=frozen "
-				"at the PMI request (legacy: GLOBAL_CTRL cleared) status=0x%llx",
-				(unsigned long long)res.delta[1], (unsigned long long)skid,
-				(unsigned long long)status);
+		st = check_result(c, CHECK_PASS, "frozen after %llu instructions, skid %llu", "frozen "
+				  "at the PMI request (legacy: GLOBAL_CTRL cleared) status=0x%llx",
+				  (unsigned long long)res.delta[1], (unsigned long long)skid,
+				  (unsigned long long)status);
 		goto out;
 	}
 	if (!(status & GLOBAL_STATUS_COUNTERS_FROZEN)) {
-		st = check_fail(c, "measured=GLOBAL_STATUS 0x%llx expected=CTR_FRZ (bit 59) set after "
-				"the PMI request (v4 streamlined freeze)", (unsigned long long)status);
+		st = check_result(c, CHECK_FAIL, "GLOBAL_STATUS 0x%llx", "CTR_FRZ (bit 59) set after "
+				  "the PMI request (v4 streamlined freeze)", (unsigned long long)status);
 		goto out;
 	}
 	/* v4: CTR_FRZ stops every counter until STATUS_RESET clears it; then they count. The
@@ -1003,20 +1002,20 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
 	pmu_gp_read(&pmu, 1, &again);
 	if ((cleared & GLOBAL_STATUS_COUNTERS_FROZEN) || again < 4000)
-		st = check_fail(c, "measured=status 0x%llx after STATUS_RESET, watcher %llu "
-				"expected=CTR_FRZ clear and >= 4000 counted",
-				(unsigned long long)cleared, (unsigned long long)again);
+		st = check_result(c, CHECK_FAIL, "status 0x%llx after STATUS_RESET, watcher %llu",
+				  "CTR_FRZ clear and >= 4000 counted",
+				  (unsigned long long)cleared, (unsigned long long)again);
 	else
-		st = check_pass(c, "measured=frozen after %llu instructions, skid %llu, CTR_FRZ set, "
-				"counting again once cleared expected=same (v4 streamlined freeze) "
-				"status=0x%llx", (unsigned long long)res.delta[1],
-				(unsigned long long)skid, (unsigned long long)status);
+		st = check_result(c, CHECK_PASS, "frozen after %llu instructions, skid %llu, CTR_FRZ set, "
+				  "counting again once cleared", "same (v4 streamlined freeze) "
+				  "status=0x%llx", (unsigned long long)res.delta[1],
+				  (unsigned long long)skid, (unsigned long long)status);
 out:
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	drained = pmi_unroute(&pmi_stats);
 	if (drained && st == CHECK_PASS)
-		st = check_fail(c, "measured=%u PMI(s) still pending after the check expected=none",
-				drained);
+		st = check_result(c, CHECK_FAIL, "%u PMI(s) still pending after the check", "none",
+				  drained);
 	return st;
 }
 CHECK_DEFINE(380, "pmu.freeze_on_pmi", check_pmu_freeze_on_pmi,
@@ -1060,13 +1059,13 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	if (pmu_run(&cfg, 1, &kernel_loop4_desc, 1000, NULL, &unframed, &res, err, sizeof(err)))
 		st = check_error(c, err, "an overflowing run");
 	else if (pmi_stats.pmis != 1 || !pmi_stats.overflows[0] || pmi_stats.not_pmi)
-		st = check_fail(c, "measured=%llu NMI PMIs, GP0 overflows %llu, %llu NMIs without an "
-				"overflow bit expected=1 NMI for GP0 and no other",
-				(unsigned long long)pmi_stats.pmis,
-				(unsigned long long)pmi_stats.overflows[0],
-				(unsigned long long)pmi_stats.not_pmi);
+		st = check_result(c, CHECK_FAIL, "%llu NMI PMIs, GP0 overflows %llu, %llu NMIs without an "
+				  "overflow bit", "1 NMI for GP0 and no other",
+				  (unsigned long long)pmi_stats.pmis,
+				  (unsigned long long)pmi_stats.overflows[0],
+				  (unsigned long long)pmi_stats.not_pmi);
 	else
-		st = check_pass(c, "measured=1 NMI for GP0 expected=1 NMI for GP0");
+		st = check_result(c, CHECK_PASS, "1 NMI for GP0", "1 NMI for GP0");
 	pmi_unroute_nmi();
 	return st;
 }
@@ -1142,18 +1141,18 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 	handled = pmi_handled(&pmi_stats);
 	pmu_quiesce(&pmu, VECTOR_PMI, &pending);
 	if (pmi_stats.pmis < 100)
-		st = check_fail(c, "measured=%llu PMIs expected=a storm (>= 100) over %llu iterations",
-				(unsigned long long)pmi_stats.pmis, (unsigned long long)n);
+		st = check_result(c, CHECK_FAIL, "%llu PMIs", "a storm (>= 100) over %llu iterations",
+				  (unsigned long long)pmi_stats.pmis, (unsigned long long)n);
 	else if (pending)
-		st = check_fail(c, "measured=a PMI still pending in the IRR after the storm "
-				"expected=none once the counter is stopped and drained");
+		st = check_result(c, CHECK_FAIL, "a PMI still pending in the IRR after the storm",
+				  "none once the counter is stopped and drained");
 	else
-		st = check_pass(c, "measured=%llu PMIs in %llu us, %llu bounded loops, %llu spurious, "
-				"%llu drained after the stop expected=run survives the storm, nothing "
-				"left pending", (unsigned long long)pmi_stats.pmis,
-				(unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
-				(unsigned long long)pmi_stats.spurious,
-				(unsigned long long)(pmi_handled(&pmi_stats) - handled));
+		st = check_result(c, CHECK_PASS, "%llu PMIs in %llu us, %llu bounded loops, %llu spurious, "
+				  "%llu drained after the stop", "run survives the storm, nothing "
+				  "left pending", (unsigned long long)pmi_stats.pmis,
+				  (unsigned long long)elapsed, (unsigned long long)pmi_stats.loop_limited,
+				  (unsigned long long)pmi_stats.spurious,
+				  (unsigned long long)(pmi_handled(&pmi_stats) - handled));
 out:
 	pmu_quiesce(&pmu, VECTOR_PMI, NULL);
 	trap_set_handler(VECTOR_PMI, 0);
@@ -1250,12 +1249,12 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 	/* At CPL 3 the USR counter sees the loop and the OS counter only the constant entry
 	 * and exit path (cancelled by the differential); at CPL 0 the reverse. */
 	if (u[0] != want || u[1] != 0 || k[0] != 0 || k[1] != want)
-		return check_fail(c, "measured=CPL3 usr %lld os %lld, CPL0 usr %lld os %lld "
-				  "expected=CPL3 usr %lld os 0, CPL0 usr 0 os %lld smi_discarded=%u",
-				  (long long)u[0], (long long)u[1], (long long)k[0], (long long)k[1],
-				  (long long)want, (long long)want, discarded);
-	return check_pass(c, "measured=CPL3 usr %lld os 0, CPL0 usr 0 os %lld expected=same N=%llu"
-			  " smi_discarded=%u", (long long)want, (long long)want, PMU_N, discarded);
+		return check_result(c, CHECK_FAIL, "CPL3 usr %lld os %lld, CPL0 usr %lld os %lld",
+				    "CPL3 usr %lld os 0, CPL0 usr 0 os %lld smi_discarded=%u",
+				    (long long)u[0], (long long)u[1], (long long)k[0], (long long)k[1],
+				    (long long)want, (long long)want, discarded);
+	return check_result(c, CHECK_PASS, "CPL3 usr %lld os 0, CPL0 usr 0 os %lld", "same N=%llu"
+			    " smi_discarded=%u", (long long)want, (long long)want, PMU_N, discarded);
 }
 CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
 	     "USR-only counts the loop at CPL 3 and not at CPL 0; OS-only the reverse",
@@ -1398,30 +1397,30 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 			     "branches retired not available");
 	}
 	if (!kept)
-		st = check_fail(c, "measured=every repetition took an SMI expected=a clean one");
+		st = check_result(c, CHECK_FAIL, "every repetition took an SMI", "a clean one");
 	else if (pb <= pa || pa < PMU_N * 4 / PMI_EXACT_PERIOD / 2)
-		st = check_fail(c, "measured=%llu PMIs at N, %llu at 2N expected=one about every %u "
-				"CPL-3 instructions", (unsigned long long)pa, (unsigned long long)pb,
-				PMI_EXACT_PERIOD);
+		st = check_result(c, CHECK_FAIL, "%llu PMIs at N, %llu at 2N", "one about every %u "
+				  "CPL-3 instructions", (unsigned long long)pa, (unsigned long long)pb,
+				  PMI_EXACT_PERIOD);
 	else if (pmi_stats.not_pmi)
-		st = check_fail(c, "measured=%llu NMIs without an overflow bit expected=none",
-				(unsigned long long)pmi_stats.not_pmi);
+		st = check_result(c, CHECK_FAIL, "%llu NMIs without an overflow bit", "none",
+				  (unsigned long long)pmi_stats.not_pmi);
 	else if (extra != 0 && extra != more)
-		st = check_fail(c, "measured=%lld CPL-3 instructions, %lld more than the loop's %lld "
-				"with %lld more PMIs expected=0 or 1 more per PMI (the IRETQ back to "
-				"CPL 3 may count there), nothing else N=%llu smi_discarded=%u",
-				(long long)diff, (long long)extra, (long long)want, (long long)more,
-				PMU_N, discarded);
+		st = check_result(c, CHECK_FAIL, "%lld CPL-3 instructions, %lld more than the loop's %lld "
+				  "with %lld more PMIs", "0 or 1 more per PMI (the IRETQ back to "
+				  "CPL 3 may count there), nothing else N=%llu smi_discarded=%u",
+				  (long long)diff, (long long)extra, (long long)want, (long long)more,
+				  PMU_N, discarded);
 	else if (exact_branches() && bextra != 0 && bextra != more)
-		st = check_fail(c, "measured=%lld CPL-3 branches, %lld more than the loop's %llu "
-				"with %lld more PMIs expected=0 or 1 more per PMI (the returning "
-				"IRETQ), nothing else N=%llu smi_discarded=%u", (long long)bdiff,
-				(long long)bextra, PMU_N, (long long)more, PMU_N, discarded);
+		st = check_result(c, CHECK_FAIL, "%lld CPL-3 branches, %lld more than the loop's %llu "
+				  "with %lld more PMIs", "0 or 1 more per PMI (the returning "
+				  "IRETQ), nothing else N=%llu smi_discarded=%u", (long long)bdiff,
+				  (long long)bextra, PMU_N, (long long)more, PMU_N, discarded);
 	else
-		st = check_pass(c, "measured=%lld with %lld more PMIs (%s)%s expected=%lld + 0 or 1 "
-				"per PMI N=%llu smi_discarded=%u", (long long)diff, (long long)more,
-				extra ? "the returning IRETQ counted at CPL 3" : "nothing added", brs,
-				(long long)want, PMU_N, discarded);
+		st = check_result(c, CHECK_PASS, "%lld with %lld more PMIs (%s)%s", "%lld + 0 or 1 "
+				  "per PMI N=%llu smi_discarded=%u", (long long)diff, (long long)more,
+				  extra ? "the returning IRETQ counted at CPL 3" : "nothing added", brs,
+				  (long long)want, PMU_N, discarded);
 out:
 	pmi_unroute_nmi();
 	return st;
@@ -1528,8 +1527,8 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 			goto out;
 		}
 		if (pmis != 1 || skid == INT64_MIN) {
-			st = check_fail(c, "measured=%llu PMIs at period %u expected=1",
-					(unsigned long long)pmis, SHORT_REF_PERIOD);
+			st = check_result(c, CHECK_FAIL, "%llu PMIs at period %u", "1",
+					  (unsigned long long)pmis, SHORT_REF_PERIOD);
 			goto out;
 		}
 		ref_lo = skid < ref_lo ? skid : ref_lo;
@@ -1548,31 +1547,31 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 			goto out;
 		}
 		if (pmis != 1 || skid == INT64_MIN) {
-			st = check_fail(c, "measured=%llu PMIs at period %llu expected=1 (as at period %u)%s",
-					(unsigned long long)pmis, (unsigned long long)p,
-					SHORT_REF_PERIOD, vpmu_note());
+			st = check_result(c, CHECK_FAIL, "%llu PMIs at period %llu", "1 (as at period %u)%s",
+					  (unsigned long long)pmis, (unsigned long long)p,
+					  SHORT_REF_PERIOD, vpmu_note());
 			goto out;
 		}
 		if (skid > ref_hi + tol || skid < ref_lo - tol) {
-			st = check_fail(c, "measured=PMI at period %llu %lld instructions later than "
-					"the earliest at period %u expected=%lld..%lld (period %u's "
-					"spread, +-%lld)%s", (unsigned long long)p,
-					(long long)(skid - ref_lo), SHORT_REF_PERIOD, (long long)-tol,
-					(long long)(ref_hi - ref_lo + tol), SHORT_REF_PERIOD,
-					(long long)tol, vpmu_note());
+			st = check_result(c, CHECK_FAIL, "PMI at period %llu %lld instructions later than "
+					  "the earliest at period %u", "%lld..%lld (period %u's "
+					  "spread, +-%lld)%s", (unsigned long long)p,
+					  (long long)(skid - ref_lo), SHORT_REF_PERIOD, (long long)-tol,
+					  (long long)(ref_hi - ref_lo + tol), SHORT_REF_PERIOD,
+					  (long long)tol, vpmu_note());
 			goto out;
 		}
 		if (skid - ref_lo > worst)
 			worst = skid - ref_lo;
 	}
 	if (pmi_stats.not_pmi)
-		st = check_fail(c, "measured=%llu NMIs without an overflow bit expected=none",
-				(unsigned long long)pmi_stats.not_pmi);
+		st = check_result(c, CHECK_FAIL, "%llu NMIs without an overflow bit", "none",
+				  (unsigned long long)pmi_stats.not_pmi);
 	else
-		st = check_pass(c, "measured=one PMI per period, %u periods %u..128, skid within %lld of "
-				"period %u's expected=same within %lld%s smi_reruns=%u", swept,
-				(unsigned)(min_period > 1 ? min_period : 1), (long long)worst,
-				SHORT_REF_PERIOD, (long long)tol, limit, smis);
+		st = check_result(c, CHECK_PASS, "one PMI per period, %u periods %u..128, skid within %lld of "
+				  "period %u's", "same within %lld%s smi_reruns=%u", swept,
+				  (unsigned)(min_period > 1 ? min_period : 1), (long long)worst,
+				  SHORT_REF_PERIOD, (long long)tol, limit, smis);
 out:
 	pmi_unroute_nmi();
 	return st;
@@ -1597,25 +1596,25 @@ static enum check_status check_pmu_rdpmc_forms(struct check_ctx *c)
 	if ((r = pmu_gp_program(&pmu, 0, 0, value, err, sizeof(err))))
 		return check_error(c, r > 0 ? "fault" : err, "PMC0 written");
 	if ((r = pmu_gp_rdpmc(&pmu, 0, &full)) || (r = pmu_gp_read(&pmu, 0, &msr)))
-		return check_fail(c, "measured=fault vector %d expected=RDPMC and RDMSR of PMC0", r);
+		return check_result(c, CHECK_FAIL, "fault vector %d", "RDPMC and RDMSR of PMC0", r);
 	if (full != value || msr != value)
-		return check_fail(c, "measured=RDPMC 0x%llx RDMSR 0x%llx expected=0x%llx",
-				  (unsigned long long)full, (unsigned long long)msr,
-				  (unsigned long long)value);
+		return check_result(c, CHECK_FAIL, "RDPMC 0x%llx RDMSR 0x%llx", "0x%llx",
+				    (unsigned long long)full, (unsigned long long)msr,
+				    (unsigned long long)value);
 	/* ECX[31], fast read: the low 32 bits where a CPU supports it, #GP where not. */
 	r = rdpmc_safe(RDPMC_FAST | 0, &fast);
 	if (r != 0 && r != X86_TRAP_GP)
-		return check_fail(c, "measured=fast RDPMC vector %d expected=no fault or #GP(13)", r);
+		return check_result(c, CHECK_FAIL, "fast RDPMC vector %d", "no fault or #GP(13)", r);
 	if (r == 0 && fast != (value & 0xffffffffULL))
-		return check_fail(c, "measured=fast RDPMC 0x%llx expected=0x%llx (low 32 bits)",
-				  (unsigned long long)fast, (unsigned long long)(value & 0xffffffffULL));
+		return check_result(c, CHECK_FAIL, "fast RDPMC 0x%llx", "0x%llx (low 32 bits)",
+				    (unsigned long long)fast, (unsigned long long)(value & 0xffffffffULL));
 	/* ECX[30] selects the fixed counters. */
 	if (pmu.version >= 2 && (pmu.fixed_mask & 1) && (r = pmu_fixed_rdpmc(&pmu, 0, &fixed)))
-		return check_fail(c, "measured=fixed RDPMC vector %d expected=no fault", r);
+		return check_result(c, CHECK_FAIL, "fixed RDPMC vector %d", "no fault", r);
 	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
-	return check_pass(c, "measured=RDPMC = RDMSR = 0x%llx, fast read %s, fixed read ok "
-			  "expected=same", (unsigned long long)value,
-			  r == X86_TRAP_GP ? "#GP (unsupported)" : "low 32 bits");
+	return check_result(c, CHECK_PASS, "RDPMC = RDMSR = 0x%llx, fast read %s, fixed read ok",
+			    "same", (unsigned long long)value,
+			    r == X86_TRAP_GP ? "#GP (unsupported)" : "low 32 bits");
 }
 CHECK_DEFINE(160, "pmu.rdpmc_forms", check_pmu_rdpmc_forms,
 	     "RDPMC equals RDMSR; fast reads (ECX[31]) give the low half or #GP; ECX[30] reads fixed",
@@ -1641,10 +1640,10 @@ static enum check_status check_pmu_global_gates(struct check_ctx *c)
 	pmu_gp_read(&pmu, 0, &on);
 	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
 	if (off != 0 || on < 4000)
-		return check_fail(c, "measured=%llu with GLOBAL_CTRL clear, %llu with it set "
-				  "expected=0 and >= 4000", (unsigned long long)off, (unsigned long long)on);
-	return check_pass(c, "measured=0 with GLOBAL_CTRL clear, %llu with it set expected=0 and "
-			  ">= 4000", (unsigned long long)on);
+		return check_result(c, CHECK_FAIL, "%llu with GLOBAL_CTRL clear, %llu with it set",
+				    "0 and >= 4000", (unsigned long long)off, (unsigned long long)on);
+	return check_result(c, CHECK_PASS, "0 with GLOBAL_CTRL clear, %llu with it set", "0 and "
+			    ">= 4000", (unsigned long long)on);
 }
 CHECK_DEFINE(230, "pmu.global_gates", check_pmu_global_gates,
 	     "a counter with EN set counts only while its GLOBAL_CTRL bit is set",
@@ -1671,14 +1670,14 @@ static enum check_status check_pmu_status_set_inuse(struct check_ctx *c)
 	r = pmu_global_inuse(&pmu, &inuse);
 	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
 	if (!(st & bit) || (cleared & bit))
-		return check_fail(c, "measured=STATUS 0x%llx after SET, 0x%llx after OVF_CTRL "
-				  "expected=bit 0 set, then clear", (unsigned long long)st,
-				  (unsigned long long)cleared);
+		return check_result(c, CHECK_FAIL, "STATUS 0x%llx after SET, 0x%llx after OVF_CTRL",
+				    "bit 0 set, then clear", (unsigned long long)st,
+				    (unsigned long long)cleared);
 	if (r || !(inuse & bit))
-		return check_fail(c, "measured=INUSE 0x%llx (vector %d) expected=bit 0 set while GP0 "
-				  "is programmed", (unsigned long long)inuse, r);
-	return check_pass(c, "measured=STATUS_SET sets, OVF_CTRL clears, INUSE 0x%llx "
-			  "expected=same with bit 0", (unsigned long long)inuse);
+		return check_result(c, CHECK_FAIL, "INUSE 0x%llx (vector %d)", "bit 0 set while GP0 "
+				    "is programmed", (unsigned long long)inuse, r);
+	return check_result(c, CHECK_PASS, "STATUS_SET sets, OVF_CTRL clears, INUSE 0x%llx",
+			    "same with bit 0", (unsigned long long)inuse);
 }
 CHECK_DEFINE(240, "pmu.status_set_inuse", check_pmu_status_set_inuse,
 	     "v4: GLOBAL_STATUS_SET sets, OVF_CTRL clears, GLOBAL_INUSE shows a programmed counter",

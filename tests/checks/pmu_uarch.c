@@ -83,13 +83,13 @@ static enum check_status check_pmu_branch_misses(struct check_ctx *c)
 				 bc->period ? (void *)&pat : (void *)&lfsr, &o, &d, err, sizeof(err)))
 		return check_error(c, err, "branch misses counted");
 	if (d.diff[0] < lo || d.diff[0] > hi)
-		return check_fail(c, "measured=%lld expected=%lld..%lld mispredictions over %llu "
-				  "iterations (%s pattern) median=%lld%s", (long long)d.diff[0],
-				  (long long)lo, (long long)hi, BRANCH_N, bc->name,
-				  (long long)d.median[0], pmu_diff_note(&d));
-	return check_pass(c, "measured=%lld expected=%lld..%lld N=%llu median=%lld%s",
-			  (long long)d.diff[0], (long long)lo, (long long)hi, BRANCH_N,
-			  (long long)d.median[0], pmu_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld", "%lld..%lld mispredictions over %llu "
+				    "iterations (%s pattern) median=%lld%s", (long long)d.diff[0],
+				    (long long)lo, (long long)hi, BRANCH_N, bc->name,
+				    (long long)d.median[0], pmu_diff_note(&d));
+	return check_result(c, CHECK_PASS, "%lld", "%lld..%lld N=%llu median=%lld%s",
+			    (long long)d.diff[0], (long long)lo, (long long)hi, BRANCH_N,
+			    (long long)d.median[0], pmu_diff_note(&d));
 }
 CHECK_DEFINE(430, "pmu.branch_misses", check_pmu_branch_misses,
 	     "mispredictions: ~0 for always/never/alternating, about half for the LFSR",
@@ -126,13 +126,13 @@ static enum check_status check_pmu_nehalem_stall_active(struct check_ctx *c)
 		return check_error(c, err, "UOPS_EXECUTED and cycles counted");
 	tol = d[2] / 1000 + 64;
 	if (d[2] <= 0 || d[0] <= 0 || d[1] <= 0 || d[0] + d[1] + tol < d[2] || d[0] + d[1] > d[2] + tol)
-		return check_fail(c, "measured=active %lld + stall %lld = %lld expected=cycles %lld +-%lld,"
-				  " both parts > 0%s", (long long)d[0], (long long)d[1],
-				  (long long)(d[0] + d[1]), (long long)d[2], (long long)tol,
-				  pmu_diff_note(&dd));
-	return check_pass(c, "measured=active %lld + stall %lld expected=cycles %lld +-%lld%s",
-			  (long long)d[0], (long long)d[1], (long long)d[2], (long long)tol,
-			  pmu_diff_note(&dd));
+		return check_result(c, CHECK_FAIL, "active %lld + stall %lld = %lld", "cycles %lld +-%lld,"
+				    " both parts > 0%s", (long long)d[0], (long long)d[1],
+				    (long long)(d[0] + d[1]), (long long)d[2], (long long)tol,
+				    pmu_diff_note(&dd));
+	return check_result(c, CHECK_PASS, "active %lld + stall %lld", "cycles %lld +-%lld%s",
+			    (long long)d[0], (long long)d[1], (long long)d[2], (long long)tol,
+			    pmu_diff_note(&dd));
 }
 CHECK_DEFINE(440, "pmu.nehalem.stall_active", check_pmu_nehalem_stall_active,
 	     "Nehalem: UOPS_EXECUTED stall + active cycles = total cycles",
@@ -163,7 +163,7 @@ static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	if (!is_nehalem() && !env.force_pmu)
 		return check_skip(c, "Nehalem/Westmere events; this is %s", pmu_uarch_name(pmu.uarch));
 	if (!nodes)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+		return check_result(c, CHECK_FAIL, "no test buffer", "a buffer for the chase");
 	first = chase_build(env.buf, nodes, 64, 0x9e3779b97f4a7c15ULL);
 	if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
 				 sizeof(err)))
@@ -171,8 +171,8 @@ static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	loads = d.diff[0];
 	/* One load per iteration exactly: the differential adds `nodes` iterations. */
 	if (loads != (int64_t)nodes)
-		return check_fail(c, "measured=%lld loads expected=%llu (1 per chase step)%s",
-				  (long long)loads, (unsigned long long)nodes, pmu_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld loads", "%llu (1 per chase step)%s",
+				    (long long)loads, (unsigned long long)nodes, pmu_diff_note(&d));
 	for (unsigned i = 0; i < sizeof(sources); i++) {
 		cfg.evtsel = sel(0xcb, sources[i], 0, false, false);
 		if (pmu_run_differential(&cfg, 1, &kernel_chase_desc, nodes, first, &o, &d, err,
@@ -182,10 +182,10 @@ static enum check_status check_pmu_nehalem_load_sources(struct check_ctx *c)
 	}
 	tol = loads / 50 + 16;
 	if (sum + tol < loads || sum > loads + tol)
-		return check_fail(c, "measured=sources sum %lld expected=loads %lld +-%lld",
-				  (long long)sum, (long long)loads, (long long)tol);
-	return check_pass(c, "measured=sources sum %lld expected=loads %lld +-%lld",
-			  (long long)sum, (long long)loads, (long long)tol);
+		return check_result(c, CHECK_FAIL, "sources sum %lld", "loads %lld +-%lld",
+				    (long long)sum, (long long)loads, (long long)tol);
+	return check_result(c, CHECK_PASS, "sources sum %lld", "loads %lld +-%lld",
+			    (long long)sum, (long long)loads, (long long)tol);
 }
 /* Seven counted chases over up to 64 MiB, three pairs of runs each (six if SMIs
  * intrude): about 63 M dependent loads from DRAM, some 6 s at 100 ns, 13 s at worst. */
@@ -245,16 +245,16 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 				return check_error(c, err, "L%u misses counted", lvl);
 			d = dd.diff[0];
 			if (!big && d > (int64_t)(nodes / 20 + 64))
-				return check_fail(c, "measured=%lld L%u misses expected=<= %llu for a %llu-byte "
-						  "working set within the %llu-byte L%u%s", (long long)d, lvl,
-						  (unsigned long long)(nodes / 20 + 64),
-						  (unsigned long long)ws, (unsigned long long)size[lvl], lvl,
-						  pmu_diff_note(&dd));
+				return check_result(c, CHECK_FAIL, "%lld L%u misses", "<= %llu for a %llu-byte "
+						    "working set within the %llu-byte L%u%s", (long long)d, lvl,
+						    (unsigned long long)(nodes / 20 + 64),
+						    (unsigned long long)ws, (unsigned long long)size[lvl], lvl,
+						    pmu_diff_note(&dd));
 			if (big && d < (int64_t)(nodes * 3 / 4))
-				return check_fail(c, "measured=%lld L%u misses expected=>= %llu for a %llu-byte "
-						  "working set, 8x the L%u%s", (long long)d, lvl,
-						  (unsigned long long)(nodes * 3 / 4), (unsigned long long)ws, lvl,
-						  pmu_diff_note(&dd));
+				return check_result(c, CHECK_FAIL, "%lld L%u misses", ">= %llu for a %llu-byte "
+						    "working set, 8x the L%u%s", (long long)d, lvl,
+						    (unsigned long long)(nodes * 3 / 4), (unsigned long long)ws, lvl,
+						    pmu_diff_note(&dd));
 			char one[24];
 			fmt_snprintf(one, sizeof(one), "%sL%u%s", tested[0] ? "," : "", lvl,
 				     big ? "x8" : "/2");
@@ -262,10 +262,10 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 		}
 	}
 	if (!tested[0])
-		return check_fail(c, "measured=no working set fitted the buffer expected=some level tested");
-	return check_pass(c, "measured=misses follow the working set (%s) expected=same "
-			  "L1=%llu L2=%llu L3=%llu", tested, (unsigned long long)size[1],
-			  (unsigned long long)size[2], (unsigned long long)size[3]);
+		return check_result(c, CHECK_FAIL, "no working set fitted the buffer", "some level tested");
+	return check_result(c, CHECK_PASS, "misses follow the working set (%s)", "same "
+			    "L1=%llu L2=%llu L3=%llu", tested, (unsigned long long)size[1],
+			    (unsigned long long)size[2], (unsigned long long)size[3]);
 }
 CHECK_DEFINE(460, "pmu.cache_levels", check_pmu_cache_levels,
 	     "Skylake+: L1/L2/L3 load misses follow the chase's working set (CPUID leaf 4)",

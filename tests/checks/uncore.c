@@ -100,7 +100,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 	int64_t med;
 
 	if (uncore_claim())
-		return check_fail(c, "measured=uncore not claimable expected=present");
+		return check_result(c, CHECK_FAIL, "uncore not claimable", "present");
 	for (unsigned w = 0; w < CLOCK_WINDOWS; w++) {
 		uint64_t s0 = 0, s1 = 0, c0, c1, t0, t1, flags;
 
@@ -126,8 +126,8 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 					(tsc.hz / 1000) / ((t1 - t0) ? (t1 - t0) : 1) / 1000);
 	}
 	if (kept < CLOCK_WINDOWS / 2)
-		return check_fail(c, "measured=%u of %u windows took an SMI expected=most windows clean",
-				  smi_dropped, CLOCK_WINDOWS);
+		return check_result(c, CHECK_FAIL, "%u of %u windows took an SMI", "most windows clean",
+				    smi_dropped, CLOCK_WINDOWS);
 	med = i64_median(mhz, kept);
 	for (unsigned i = 0; i < kept; i++)
 		if (mhz[i] * 10 >= med * 9 && mhz[i] * 10 <= med * 11)
@@ -144,22 +144,22 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 	uncore_read(&uncore, fixed, &gated1);
 	uncore_reset(&uncore);
 	if (med < (int64_t)lo_mhz || med > (int64_t)hi_mhz)
-		return check_fail(c, "measured=%lld MHz (median of %u 1-ms windows) expected=%llu..%llu "
-				  "MHz (%s): %s the range", (long long)med, kept,
-				  (unsigned long long)lo_mhz, (unsigned long long)hi_mhz, why,
-				  range_why(med, (int64_t)lo_mhz, (int64_t)hi_mhz));
+		return check_result(c, CHECK_FAIL, "%lld MHz (median of %u 1-ms windows)", "%llu..%llu "
+				    "MHz (%s): %s the range", (long long)med, kept,
+				    (unsigned long long)lo_mhz, (unsigned long long)hi_mhz, why,
+				    range_why(med, (int64_t)lo_mhz, (int64_t)hi_mhz));
 	if (near * 4 < kept * 3)
-		return check_fail(c, "measured=%lld MHz median, only %u of %u windows within 10%% "
-				  "expected=a stable clock: >= 3/4 of the windows within 10%% of the median",
-				  (long long)med, near, kept);
+		return check_result(c, CHECK_FAIL, "%lld MHz median, only %u of %u windows within 10%%",
+				    "a stable clock: >= 3/4 of the windows within 10%% of the median",
+				    (long long)med, near, kept);
 	if (gated1 != gated0)
-		return check_fail(c, "measured=the fixed counter moved %llu with the global enable clear "
-				  "expected=0 (local enable is gated by the global one)",
-				  (unsigned long long)(gated1 - gated0));
-	return check_pass(c, "measured=%lld MHz median, %u of %u 1-ms windows within 10%%, 0 with the "
-			  "global enable clear expected=%llu..%llu MHz (%s), >= 3/4 within 10%%, 0 "
-			  "smi_dropped=%u", (long long)med, near, kept, (unsigned long long)lo_mhz,
-			  (unsigned long long)hi_mhz, why, smi_dropped);
+		return check_result(c, CHECK_FAIL, "the fixed counter moved %llu with the global enable clear",
+				    "0 (local enable is gated by the global one)",
+				    (unsigned long long)(gated1 - gated0));
+	return check_result(c, CHECK_PASS, "%lld MHz median, %u of %u 1-ms windows within 10%%, 0 with the "
+			    "global enable clear", "%llu..%llu MHz (%s), >= 3/4 within 10%%, 0 "
+			    "smi_dropped=%u", (long long)med, near, kept, (unsigned long long)lo_mhz,
+			    (unsigned long long)hi_mhz, why, smi_dropped);
 }
 
 static enum check_status check_uncore_skl_clock(struct check_ctx *c)
@@ -253,26 +253,26 @@ static enum check_status check_uncore_skl_cbo_lookup(struct check_ctx *c)
 	drive = expect_unc(UNC_DRIVE_LLC, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	if (sum < drive.lo || sum > drive.hi)
-		return check_fail(c, "measured=%lld read lookups (%s) over %llu steps of a %llu-byte chase "
-				  "expected=%lld..%lld (a step misses the %llu-byte L2 with p=3/4)%s",
-				  (long long)sum, shares, (unsigned long long)n, (unsigned long long)ws,
-				  (long long)drive.lo, (long long)drive.hi, (unsigned long long)l2,
-				  unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld read lookups (%s) over %llu steps of a %llu-byte chase",
+				    "%lld..%lld (a step misses the %llu-byte L2 with p=3/4)%s",
+				    (long long)sum, shares, (unsigned long long)n, (unsigned long long)ws,
+				    (long long)drive.lo, (long long)drive.hi, (unsigned long long)l2,
+				    unc_diff_note(&d));
 	for (unsigned b = 0; b < nc; b++)
 		if (d.diff[b] < (int64_t)(n / (8 * nc)))
-			return check_fail(c, "measured=CBo %u counted %lld of %lld lookups (%s) expected=>= "
-					  "%llu each (the slices hash the lines between them)", b,
-					  (long long)d.diff[b], (long long)sum, shares,
-					  (unsigned long long)(n / (8 * nc)));
+			return check_result(c, CHECK_FAIL, "CBo %u counted %lld of %lld lookups (%s)", ">= "
+					    "%llu each (the slices hash the lines between them)", b,
+					    (long long)d.diff[b], (long long)sum, shares,
+					    (unsigned long long)(n / (8 * nc)));
 	if (qsum > quiet.hi)
-		return check_fail(c, "measured=%lld read lookups over %llu steps of an L2-resident chase "
-				  "expected=<= %lld (hits in the L2 never reach a CBo)%s", (long long)qsum,
-				  (unsigned long long)nq, (long long)quiet.hi, unc_diff_note(&q));
-	return check_pass(c, "measured=%lld (%s) over %llu steps of 4xL2, %lld over %llu steps of L2/2 "
-			  "expected=%lld..%lld, each CBo >= %llu; <= %lld%s", (long long)sum, shares,
-			  (unsigned long long)n, (long long)qsum, (unsigned long long)nq,
-			  (long long)drive.lo, (long long)drive.hi, (unsigned long long)(n / (8 * nc)),
-			  (long long)quiet.hi, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld read lookups over %llu steps of an L2-resident chase",
+				    "<= %lld (hits in the L2 never reach a CBo)%s", (long long)qsum,
+				    (unsigned long long)nq, (long long)quiet.hi, unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "%lld (%s) over %llu steps of 4xL2, %lld over %llu steps of L2/2",
+			    "%lld..%lld, each CBo >= %llu; <= %lld%s", (long long)sum, shares,
+			    (unsigned long long)n, (long long)qsum, (unsigned long long)nq,
+			    (long long)drive.lo, (long long)drive.hi, (unsigned long long)(n / (8 * nc)),
+			    (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(670, "uncore.skl.cbo_lookup", check_uncore_skl_cbo_lookup,
 	     "Skylake uncore: CBo read lookups summed over all CBos follow the chase's L2 misses",
@@ -299,7 +299,7 @@ static enum check_status dram_and_quiet(struct check_ctx *c, const struct unc_cf
 		return check_skip(c, "CPUID leaf 4 reports no L2");
 	first = dram_chase(n);
 	if (!*n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+		return check_result(c, CHECK_FAIL, "no test buffer", "a buffer for the chase");
 	if (uncore_run_differential(cfg, ncfg, &kernel_chase_desc, *n, first, &o, d, err,
 				    sizeof(err)))
 		return check_error(c, err, "%s counted", what);
@@ -338,23 +338,23 @@ static enum check_status check_uncore_skl_arb_requests(struct check_ctx *c)
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	if (d.diff[1] < dram.lo || d.diff[1] > dram.hi)
-		return check_fail(c, "measured=%lld requests over %llu flushed steps expected=%llu..%lld "
-				  "(one LLC miss a step)%s", (long long)d.diff[1], (unsigned long long)n,
-				  (unsigned long long)dram.lo, (long long)dram.hi,
-				  unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld requests over %llu flushed steps", "%llu..%lld "
+				    "(one LLC miss a step)%s", (long long)d.diff[1], (unsigned long long)n,
+				    (unsigned long long)dram.lo, (long long)dram.hi,
+				    unc_diff_note(&d));
 	if (d.diff[0] < d.diff[1])
-		return check_fail(c, "measured=occupancy %lld < %lld requests expected=occupancy >= "
-				  "requests (an entry is valid for at least one cycle)",
-				  (long long)d.diff[0], (long long)d.diff[1]);
+		return check_result(c, CHECK_FAIL, "occupancy %lld < %lld requests", "occupancy >= "
+				    "requests (an entry is valid for at least one cycle)",
+				    (long long)d.diff[0], (long long)d.diff[1]);
 	if (q.diff[1] > quiet.hi)
-		return check_fail(c, "measured=%lld requests over %llu steps of an L2-resident chase "
-				  "expected=<= %lld%s", (long long)q.diff[1], (unsigned long long)nq,
-				  (long long)quiet.hi, unc_diff_note(&q));
-	return check_pass(c, "measured=%lld requests, occupancy %lld over %llu flushed steps; %lld "
-			  "over %llu L2-resident steps expected=%llu..%lld, occupancy >= requests; "
-			  "<= %lld%s", (long long)d.diff[1], (long long)d.diff[0], (unsigned long long)n,
-			  (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)dram.lo,
-			  (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld requests over %llu steps of an L2-resident chase",
+				    "<= %lld%s", (long long)q.diff[1], (unsigned long long)nq,
+				    (long long)quiet.hi, unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "%lld requests, occupancy %lld over %llu flushed steps; %lld "
+			    "over %llu L2-resident steps", "%llu..%lld, occupancy >= requests; "
+			    "<= %lld%s", (long long)d.diff[1], (long long)d.diff[0], (unsigned long long)n,
+			    (long long)q.diff[1], (unsigned long long)nq, (unsigned long long)dram.lo,
+			    (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(680, "uncore.skl.arb_requests", check_uncore_skl_arb_requests,
 	     "Skylake uncore: ARB requests follow the flushed chase's LLC misses; occupancy >= requests",
@@ -396,7 +396,7 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 		return check_skip(c, "CPUID leaf 4 reports no L2");
 	first = dram_chase(&n);
 	if (!n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the chase");
+		return check_result(c, CHECK_FAIL, "no test buffer", "a buffer for the chase");
 	if (imc_run(&kernel_chase_desc, n, first, true, &d, err, sizeof(err)))
 		return check_error(c, err, "DRAM reads counted");
 	first = warm_chase(l2 / 2, &nq);
@@ -407,10 +407,9 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 	imc = expect_unc(UNC_DRIVE_IMC, n);
 	quiet = expect_unc(UNC_QUIET_IMC, nq);
 	if (r < imc.lo || r > imc.hi)
-		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu flushed steps expected="
-				  "%llu..%lld (one line from DRAM a step)%s", (long long)r,
-				  (unsigned long long)n, (unsigned long long)imc.lo,
-				  (long long)imc.hi, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld DRAM_DATA_READS over %llu flushed steps", "%llu..%lld (one line from DRAM a step)%s", (long long)r,
+				    (unsigned long long)n, (unsigned long long)imc.lo,
+				    (long long)imc.hi, unc_diff_note(&d));
 	/* Seed 001 Table 3-3: every request (GT, IA with its prefetches, IO) that reaches the
 	 * controller becomes 64-byte transfers, reads one RdCAS each; partial writes combine,
 	 * so on a read-only chase RdCAS cannot outnumber the requests of every agent (10% and
@@ -419,23 +418,22 @@ static enum check_status check_uncore_skl_imc_reads(struct check_ctx *c)
 	 * the prefetchers add (their requests are counted too). */
 	req = d.imc[UNC_IMC_GT_REQUESTS] + d.imc[UNC_IMC_IA_REQUESTS] + d.imc[UNC_IMC_IO_REQUESTS];
 	if (d.imc[UNC_IMC_IA_REQUESTS] < imc.lo || r > req + req / 10 + 1024)
-		return check_fail(c, "measured=%lld DRAM_DATA_READS, %lld requests (IA %lld, GT %lld, "
-				  "IO %lld) over %llu flushed steps expected=reads <= requests + 10%% + "
-				  "1024 (one 64-byte RdCAS per read request), IA requests >= %llu%s",
-				  (long long)r, (long long)req, (long long)d.imc[UNC_IMC_IA_REQUESTS],
-				  (long long)d.imc[UNC_IMC_GT_REQUESTS],
-				  (long long)d.imc[UNC_IMC_IO_REQUESTS], (unsigned long long)n,
-				  (unsigned long long)imc.lo, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld DRAM_DATA_READS, %lld requests (IA %lld, GT %lld, "
+				    "IO %lld) over %llu flushed steps", "reads <= requests + 10%% + "
+				    "1024 (one 64-byte RdCAS per read request), IA requests >= %llu%s",
+				    (long long)r, (long long)req, (long long)d.imc[UNC_IMC_IA_REQUESTS],
+				    (long long)d.imc[UNC_IMC_GT_REQUESTS],
+				    (long long)d.imc[UNC_IMC_IO_REQUESTS], (unsigned long long)n,
+				    (unsigned long long)imc.lo, unc_diff_note(&d));
 	if (rq > quiet.hi)
-		return check_fail(c, "measured=%lld DRAM_DATA_READS over %llu L2-resident steps expected="
-				  "<= %lld%s", (long long)rq, (unsigned long long)nq,
-				  (long long)quiet.hi, unc_diff_note(&q));
-	return check_pass(c, "measured=%lld over %llu flushed steps (%lld requests), %lld over %llu "
-			  "L2-resident steps expected=%llu..%lld and <= requests + 10%%; <= %lld "
-			  "(MCHBAR 0x%llx)%s", (long long)r, (unsigned long long)n, (long long)req,
-			  (long long)rq, (unsigned long long)nq, (unsigned long long)imc.lo,
-			  (long long)imc.hi, (long long)quiet.hi,
-			  (unsigned long long)uncore.mchbar, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld DRAM_DATA_READS over %llu L2-resident steps", "<= %lld%s", (long long)rq, (unsigned long long)nq,
+				    (long long)quiet.hi, unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "%lld over %llu flushed steps (%lld requests), %lld over %llu "
+			    "L2-resident steps", "%llu..%lld and <= requests + 10%%; <= %lld "
+			    "(MCHBAR 0x%llx)%s", (long long)r, (unsigned long long)n, (long long)req,
+			    (long long)rq, (unsigned long long)nq, (unsigned long long)imc.lo,
+			    (long long)imc.hi, (long long)quiet.hi,
+			    (unsigned long long)uncore.mchbar, unc_diff_note(&d));
 }
 CHECK_DEFINE(690, "uncore.skl.imc_reads", check_uncore_skl_imc_reads,
 	     "Skylake IMC: DRAM_DATA_READS follows the LLC misses of a DRAM-sized chase",
@@ -478,19 +476,19 @@ static enum check_status check_uncore_skl_imc_writes(struct check_ctx *c)
 	st = expect_unc(UNC_DRIVE_STORES, n);
 	quiet = expect_unc(UNC_QUIET_IMC_WRITES, nq);
 	if (w < st.lo || w > st.hi)
-		return check_fail(c, "measured=%lld DRAM_DATA_WRITES for %llu more bytes of MOVNTI "
-				  "expected=%llu..%lld (bytes / 64 = %llu)%s", (long long)w,
-				  (unsigned long long)(n * 64), (unsigned long long)st.lo,
-				  (long long)st.hi, (unsigned long long)n, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld DRAM_DATA_WRITES for %llu more bytes of MOVNTI",
+				    "%llu..%lld (bytes / 64 = %llu)%s", (long long)w,
+				    (unsigned long long)(n * 64), (unsigned long long)st.lo,
+				    (long long)st.hi, (unsigned long long)n, unc_diff_note(&d));
 	if (wq > quiet.hi)
-		return check_fail(c, "measured=%lld DRAM_DATA_WRITES over %llu steps of a read-only chase "
-				  "expected=<= %lld%s", (long long)wq, (unsigned long long)nq,
-				  (long long)quiet.hi, unc_diff_note(&q));
-	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI, %lld over a read-only chase "
-			  "expected=%llu..%lld (bytes / 64 = %llu); <= %lld%s", (long long)w,
-			  (unsigned long long)(n * 64), (long long)wq, (unsigned long long)st.lo,
-			  (long long)st.hi, (unsigned long long)n, (long long)quiet.hi,
-			  unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld DRAM_DATA_WRITES over %llu steps of a read-only chase",
+				    "<= %lld%s", (long long)wq, (unsigned long long)nq,
+				    (long long)quiet.hi, unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "%lld for %llu bytes of MOVNTI, %lld over a read-only chase",
+			    "%llu..%lld (bytes / 64 = %llu); <= %lld%s", (long long)w,
+			    (unsigned long long)(n * 64), (long long)wq, (unsigned long long)st.lo,
+			    (long long)st.hi, (unsigned long long)n, (long long)quiet.hi,
+			    unc_diff_note(&d));
 }
 CHECK_DEFINE(700, "uncore.skl.imc_writes", check_uncore_skl_imc_writes,
 	     "Skylake IMC: DRAM_DATA_WRITES equals the streaming stores' bytes / 64",
@@ -579,11 +577,11 @@ static enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 	above = uncore_write(&uncore, CBO(0, 1), m44 + 1);
 	uncore_reset(&uncore);
 	if (v[0] != m44 || v[1] != m44 || v[2] != m48)
-		return check_fail(c, "measured=CBo 0x%llx ARB 0x%llx fixed 0x%llx after writing 2^w-1 "
-				  "expected=0x%llx, 0x%llx, 0x%llx (44, 44, 48 bits)",
-				  (unsigned long long)v[0], (unsigned long long)v[1],
-				  (unsigned long long)v[2], (unsigned long long)m44,
-				  (unsigned long long)m44, (unsigned long long)m48);
+		return check_result(c, CHECK_FAIL, "CBo 0x%llx ARB 0x%llx fixed 0x%llx after writing 2^w-1",
+				    "0x%llx, 0x%llx, 0x%llx (44, 44, 48 bits)",
+				    (unsigned long long)v[0], (unsigned long long)v[1],
+				    (unsigned long long)v[2], (unsigned long long)m44,
+				    (unsigned long long)m44, (unsigned long long)m48);
 	overflow_all(&o);
 	uncore_reset(&uncore);
 	if (o.fault)
@@ -591,14 +589,14 @@ static enum check_status check_uncore_skl_counter_width(struct check_ctx *c)
 	if (o.fixed >= m48 - OVF_MARGIN || o.arb >= m44 - OVF_MARGIN ||
 	    o.cbo >= uncore.num_cbo * (m44 - OVF_MARGIN) || o.fixed > (1ULL << 40) ||
 	    o.arb > (1ULL << 30) || o.cbo > (1ULL << 30))
-		return check_fail(c, "measured=fixed 0x%llx ARB 0x%llx CBo sum 0x%llx after starting %u "
-				  "short of 2^48/2^44 expected=each wrapped to a small value",
-				  (unsigned long long)o.fixed, (unsigned long long)o.arb,
-				  (unsigned long long)o.cbo, OVF_MARGIN);
-	return check_pass(c, "measured=2^w-1 read back (44, 44, 48 bits); wrapped to fixed %llu, ARB "
-			  "%llu, CBo sum %llu; a CBo write of 2^44 %s expected=same",
-			  (unsigned long long)o.fixed, (unsigned long long)o.arb,
-			  (unsigned long long)o.cbo, above ? "faulted" : "was taken (cut to the width)");
+		return check_result(c, CHECK_FAIL, "fixed 0x%llx ARB 0x%llx CBo sum 0x%llx after starting %u "
+				    "short of 2^48/2^44", "each wrapped to a small value",
+				    (unsigned long long)o.fixed, (unsigned long long)o.arb,
+				    (unsigned long long)o.cbo, OVF_MARGIN);
+	return check_result(c, CHECK_PASS, "2^w-1 read back (44, 44, 48 bits); wrapped to fixed %llu, ARB "
+			    "%llu, CBo sum %llu; a CBo write of 2^44 %s", "same",
+			    (unsigned long long)o.fixed, (unsigned long long)o.arb,
+			    (unsigned long long)o.cbo, above ? "faulted" : "was taken (cut to the width)");
 }
 CHECK_DEFINE(710, "uncore.skl.counter_width", check_uncore_skl_counter_width,
 	     "Skylake uncore: CBo and ARB counters 44 bits, the fixed one 48: exact read-back and wrap",
@@ -627,23 +625,23 @@ static enum check_status check_uncore_skl_status_w1c(struct check_ctx *c)
 	uncore_global_status(&uncore, &s2);
 	uncore_reset(&uncore);
 	if ((o.status & want) != want)
-		return check_fail(c, "measured=status 0x%llx after fixed, ARB and CBo overflows "
-				  "expected=bits 0, 1, 3 (0x%llx) set", (unsigned long long)o.status,
-				  (unsigned long long)want);
+		return check_result(c, CHECK_FAIL, "status 0x%llx after fixed, ARB and CBo overflows",
+				    "bits 0, 1, 3 (0x%llx) set", (unsigned long long)o.status,
+				    (unsigned long long)want);
 	if (s0 != o.status)
-		return check_fail(c, "measured=status 0x%llx after writing 0 expected=0x%llx unchanged",
-				  (unsigned long long)s0, (unsigned long long)o.status);
+		return check_result(c, CHECK_FAIL, "status 0x%llx after writing 0", "0x%llx unchanged",
+				    (unsigned long long)s0, (unsigned long long)o.status);
 	if (s1 != (o.status & ~UNC_GLOBAL_STATUS_FIXED_OVF))
-		return check_fail(c, "measured=status 0x%llx after writing 1 to bit 0 expected=0x%llx",
-				  (unsigned long long)s1,
-				  (unsigned long long)(o.status & ~UNC_GLOBAL_STATUS_FIXED_OVF));
+		return check_result(c, CHECK_FAIL, "status 0x%llx after writing 1 to bit 0", "0x%llx",
+				    (unsigned long long)s1,
+				    (unsigned long long)(o.status & ~UNC_GLOBAL_STATUS_FIXED_OVF));
 	if (s2 & want)
-		return check_fail(c, "measured=status 0x%llx after writing 1 to bits 1, 3 expected=0",
-				  (unsigned long long)s2);
-	return check_pass(c, "measured=status 0x%llx; 0x%llx after writing 0; 0x%llx after 1 to bit 0; "
-			  "0x%llx after 1 to bits 1, 3 expected=bits 0, 1, 3 set, RW1C",
-			  (unsigned long long)o.status, (unsigned long long)s0,
-			  (unsigned long long)s1, (unsigned long long)s2);
+		return check_result(c, CHECK_FAIL, "status 0x%llx after writing 1 to bits 1, 3", "0",
+				    (unsigned long long)s2);
+	return check_result(c, CHECK_PASS, "status 0x%llx; 0x%llx after writing 0; 0x%llx after 1 to bit 0; "
+			    "0x%llx after 1 to bits 1, 3", "bits 0, 1, 3 set, RW1C",
+			    (unsigned long long)o.status, (unsigned long long)s0,
+			    (unsigned long long)s1, (unsigned long long)s2);
 }
 CHECK_DEFINE(720, "uncore.skl.status_w1c", check_uncore_skl_status_w1c,
 	     "Skylake uncore: overflow bits 0, 1, 3 of MSR_UNC_PERF_GLOBAL_STATUS are write-1-to-clear",
@@ -668,21 +666,21 @@ static enum check_status check_uncore_skl_restrictions(struct check_ctx *c)
 	uncore_claim();
 	r = uncore_program(&uncore, ARB(1), &cfg.sel, 0, err, sizeof(err));
 	if (r != PMU_EARG || !glob_match("*counter 0 only*", err))
-		return check_fail(c, "measured=uncore_program returned %d (%s) for ARB occupancy on counter 1 "
-				  "expected=refused (%d) naming the restriction", r, err, PMU_EARG);
+		return check_result(c, CHECK_FAIL, "uncore_program returned %d (%s) for ARB occupancy on counter 1",
+				    "refused (%d) naming the restriction", r, err, PMU_EARG);
 	first = dram_chase(&n);
 	n = n < 4096 ? n : 4096;
 	if (uncore_run_differential(&cfg, 1, &kernel_chase_desc, n, first, &o, &d, err2, sizeof(err2)))
 		return check_error(c, err2, "ARB occupancy counted on counter 0");
 	dram = expect_unc(UNC_DRIVE_DRAM, n);
 	if (d.diff[0] < dram.lo)
-		return check_fail(c, "measured=occupancy %lld over %llu flushed steps on counter 0 "
-				  "expected=>= %llu (each LLC miss holds an entry >= 1 cycle)%s",
-				  (long long)d.diff[0], (unsigned long long)n,
-				  (unsigned long long)dram.lo, unc_diff_note(&d));
-	return check_pass(c, "measured=refused on counter 1 (\"%s\"); occupancy %lld over %llu flushed "
-			  "steps on counter 0 expected=refused; >= %llu%s", err, (long long)d.diff[0],
-			  (unsigned long long)n, (unsigned long long)dram.lo, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "occupancy %lld over %llu flushed steps on counter 0",
+				    ">= %llu (each LLC miss holds an entry >= 1 cycle)%s",
+				    (long long)d.diff[0], (unsigned long long)n,
+				    (unsigned long long)dram.lo, unc_diff_note(&d));
+	return check_result(c, CHECK_PASS, "refused on counter 1 (\"%s\"); occupancy %lld over %llu flushed "
+			    "steps on counter 0", "refused; >= %llu%s", err, (long long)d.diff[0],
+			    (unsigned long long)n, (unsigned long long)dram.lo, unc_diff_note(&d));
 }
 CHECK_DEFINE(730, "uncore.skl.restrictions", check_uncore_skl_restrictions,
 	     "Skylake uncore: ARB occupancy refused on counter 1, counted on counter 0",
@@ -844,26 +842,26 @@ static enum check_status check_uncore_skl_pmi(struct check_ctx *c)
 	}
 	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
 	if (quiet_pmis || !(st_quiet & UNC_GLOBAL_STATUS_FIXED_OVF))
-		st = check_fail(c, "measured=%u PMIs, status 0x%llx with PMI_SEL_CORE 0 expected=no PMI, "
-				"bit 0 set", quiet_pmis, (unsigned long long)st_quiet);
+		st = check_result(c, CHECK_FAIL, "%u PMIs, status 0x%llx with PMI_SEL_CORE 0", "no PMI, "
+				  "bit 0 set", quiet_pmis, (unsigned long long)st_quiet);
 	else if (upmi.pmis != 1 || upmi.nmis || unexpected_total() != unexpected0)
-		st = check_fail(c, "measured=%u PMIs on 0x%x, %u NMIs, %llu interrupts on other vectors "
-				"with PMI_SEL_CORE%u expected=1 PMI, nothing else", upmi.pmis, VECTOR_PMI,
-				upmi.nmis, (unsigned long long)(unexpected_total() - unexpected0), core);
+		st = check_result(c, CHECK_FAIL, "%u PMIs on 0x%x, %u NMIs, %llu interrupts on other vectors "
+				  "with PMI_SEL_CORE%u", "1 PMI, nothing else", upmi.pmis, VECTOR_PMI,
+				  upmi.nmis, (unsigned long long)(unexpected_total() - unexpected0), core);
 	else if (!(upmi.status_seen & UNC_GLOBAL_STATUS_FIXED_OVF) ||
 		 (upmi.status_after & UNC_GLOBAL_STATUS_FIXED_OVF))
-		st = check_fail(c, "measured=status 0x%llx in the handler, 0x%llx after writing it back "
-				"expected=bit 0 set, then clear (RW1C)",
-				(unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after);
+		st = check_result(c, CHECK_FAIL, "status 0x%llx in the handler, 0x%llx after writing it back",
+				  "bit 0 set, then clear (RW1C)",
+				  (unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after);
 	else if (!(upmi.lvt & APIC_LVT_MASKED))
-		st = check_fail(c, "measured=LVTPC 0x%x at the PMI expected=masked by delivery", upmi.lvt);
+		st = check_result(c, CHECK_FAIL, "LVTPC 0x%x at the PMI", "masked by delivery", upmi.lvt);
 	else
-		st = check_pass(c, "measured=0 PMIs unselected; 1 PMI on 0x%x for core %u, status 0x%llx "
-				"then 0x%llx, core GLOBAL_STATUS.Ovf_Uncore[61] %s expected=0; 1 PMI, "
-				"nothing else, bit 0 set then cleared", VECTOR_PMI, core,
-				(unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after,
-				pmu.version < 3 ? "not read (version < 3)" :
-				upmi.core_status & GLOBAL_STATUS_UNCORE_OVF ? "set" : "clear");
+		st = check_result(c, CHECK_PASS, "0 PMIs unselected; 1 PMI on 0x%x for core %u, status 0x%llx "
+				  "then 0x%llx, core GLOBAL_STATUS.Ovf_Uncore[61] %s", "0; 1 PMI, "
+				  "nothing else, bit 0 set then cleared", VECTOR_PMI, core,
+				  (unsigned long long)upmi.status_seen, (unsigned long long)upmi.status_after,
+				  pmu.version < 3 ? "not read (version < 3)" :
+				  upmi.core_status & GLOBAL_STATUS_UNCORE_OVF ? "set" : "clear");
 out:
 	pmi_unroute();
 	return st;
@@ -920,23 +918,23 @@ static enum check_status check_uncore_skl_frz_on_pmi(struct check_ctx *c)
 	uncore_read(&uncore, FIXED, &f2);
 	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
 	if (upmi.pmis != 1)
-		st = check_fail(c, "measured=%u PMIs expected=1 (the freeze acts on the PMI request)",
-				upmi.pmis);
+		st = check_result(c, CHECK_FAIL, "%u PMIs", "1 (the freeze acts on the PMI request)",
+				  upmi.pmis);
 	else if (ctrl & UNC_GLOBAL_CTRL_EN)
-		st = check_fail(c, "measured=global control 0x%llx after the PMI expected=EN (bit 29) "
-				"cleared by FRZ_ON_PMI", (unsigned long long)ctrl);
+		st = check_result(c, CHECK_FAIL, "global control 0x%llx after the PMI", "EN (bit 29) "
+				  "cleared by FRZ_ON_PMI", (unsigned long long)ctrl);
 	else if (f1 != f0 || a1 != a0)
-		st = check_fail(c, "measured=fixed moved %llu over 1 ms, ARB requests %llu over %llu "
-				"flushed steps while frozen expected=0, 0", (unsigned long long)(f1 - f0),
-				(unsigned long long)(a1 - a0), (unsigned long long)n);
+		st = check_result(c, CHECK_FAIL, "fixed moved %llu over 1 ms, ARB requests %llu over %llu "
+				  "flushed steps while frozen", "0, 0", (unsigned long long)(f1 - f0),
+				  (unsigned long long)(a1 - a0), (unsigned long long)n);
 	else if (f2 == f1)
-		st = check_fail(c, "measured=fixed still at 0x%llx after EN was set again expected=counting "
-				"resumes", (unsigned long long)f2);
+		st = check_result(c, CHECK_FAIL, "fixed still at 0x%llx after EN was set again", "counting "
+				  "resumes", (unsigned long long)f2);
 	else
-		st = check_pass(c, "measured=1 PMI, EN cleared (0x%llx), fixed and ARB still over 1 ms and "
-				"%llu flushed steps, fixed +%llu in 100 us once EN was set expected=same",
-				(unsigned long long)ctrl, (unsigned long long)n,
-				(unsigned long long)(f2 - f1));
+		st = check_result(c, CHECK_PASS, "1 PMI, EN cleared (0x%llx), fixed and ARB still over 1 ms and "
+				  "%llu flushed steps, fixed +%llu in 100 us once EN was set", "same",
+				  (unsigned long long)ctrl, (unsigned long long)n,
+				  (unsigned long long)(f2 - f1));
 out:
 	pmi_unroute();
 	return st;
@@ -972,20 +970,20 @@ static enum check_status check_uncore_nhm_gq_alloc(struct check_ctx *c)
 	quiet = expect_unc(UNC_QUIET_CACHE, nq);
 	for (unsigned i = 0; i < 2; i++)
 		if (d.diff[i] < dram.lo || d.diff[i] > dram.hi)
-			return check_fail(c, "measured=%lld %s over %llu flushed steps expected=%llu..%lld "
-					  "(one L3 miss a step)%s", (long long)d.diff[i],
-					  i ? "RT_LLC_MISS" : "RT", (unsigned long long)n,
-					  (unsigned long long)dram.lo, (long long)dram.hi,
-					  unc_diff_note(&d));
+			return check_result(c, CHECK_FAIL, "%lld %s over %llu flushed steps", "%llu..%lld "
+					    "(one L3 miss a step)%s", (long long)d.diff[i],
+					    i ? "RT_LLC_MISS" : "RT", (unsigned long long)n,
+					    (unsigned long long)dram.lo, (long long)dram.hi,
+					    unc_diff_note(&d));
 	if (q.diff[0] > quiet.hi)
-		return check_fail(c, "measured=%lld RT over %llu L2-resident steps expected=<= %lld%s",
-				  (long long)q.diff[0], (unsigned long long)nq,
-				  (long long)quiet.hi, unc_diff_note(&q));
-	return check_pass(c, "measured=RT %lld, RT_LLC_MISS %lld over %llu flushed steps; RT %lld over "
-			  "%llu L2-resident steps expected=%llu..%lld each; <= %lld%s",
-			  (long long)d.diff[0], (long long)d.diff[1], (unsigned long long)n,
-			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)dram.lo,
-			  (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld RT over %llu L2-resident steps", "<= %lld%s",
+				    (long long)q.diff[0], (unsigned long long)nq,
+				    (long long)quiet.hi, unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "RT %lld, RT_LLC_MISS %lld over %llu flushed steps; RT %lld over "
+			    "%llu L2-resident steps", "%llu..%lld each; <= %lld%s",
+			    (long long)d.diff[0], (long long)d.diff[1], (unsigned long long)n,
+			    (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)dram.lo,
+			    (long long)dram.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(790, "uncore.nhm.gq_alloc", check_uncore_nhm_gq_alloc,
 	     "Nehalem uncore: GQ read-tracker allocations follow the flushed chase's L3 misses",
@@ -1012,19 +1010,19 @@ static enum check_status check_uncore_nhm_qmc_reads(struct check_ctx *c)
 	imc = expect_unc(UNC_DRIVE_IMC, n);
 	quiet = expect_unc(UNC_QUIET_IMC, nq);
 	if (d.diff[0] < imc.lo || d.diff[0] > imc.hi)
-		return check_fail(c, "measured=%lld normal reads over %llu flushed steps expected=%llu..%lld "
-				  "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
-				  "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
-				  (unsigned long long)imc.lo, (long long)imc.hi,
-				  env.ncpus, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld normal reads over %llu flushed steps", "%llu..%lld "
+				    "(this socket's IMC: with %u CPUs in the MADT the buffer may be homed "
+				    "on another socket)%s", (long long)d.diff[0], (unsigned long long)n,
+				    (unsigned long long)imc.lo, (long long)imc.hi,
+				    env.ncpus, unc_diff_note(&d));
 	if (q.diff[0] > quiet.hi)
-		return check_fail(c, "measured=%lld normal reads over %llu L2-resident steps expected=<= %lld%s",
-				  (long long)q.diff[0], (unsigned long long)nq, (long long)quiet.hi,
-				  unc_diff_note(&q));
-	return check_pass(c, "measured=%lld over %llu flushed steps, %lld over %llu L2-resident steps "
-			  "expected=%llu..%lld; <= %lld%s", (long long)d.diff[0], (unsigned long long)n,
-			  (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)imc.lo,
-			  (long long)imc.hi, (long long)quiet.hi, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld normal reads over %llu L2-resident steps", "<= %lld%s",
+				    (long long)q.diff[0], (unsigned long long)nq, (long long)quiet.hi,
+				    unc_diff_note(&q));
+	return check_result(c, CHECK_PASS, "%lld over %llu flushed steps, %lld over %llu L2-resident steps",
+			    "%llu..%lld; <= %lld%s", (long long)d.diff[0], (unsigned long long)n,
+			    (long long)q.diff[0], (unsigned long long)nq, (unsigned long long)imc.lo,
+			    (long long)imc.hi, (long long)quiet.hi, unc_diff_note(&d));
 }
 CHECK_DEFINE(800, "uncore.nhm.qmc_reads", check_uncore_nhm_qmc_reads,
 	     "Nehalem uncore: IMC normal reads follow the flushed chase's DRAM reads",
@@ -1045,21 +1043,21 @@ static enum check_status check_uncore_nhm_qmc_writes(struct check_ctx *c)
 	if (no_nhm())
 		return check_skip(c, "%s", no_nhm());
 	if (!n)
-		return check_fail(c, "measured=no test buffer expected=a buffer for the stores");
+		return check_result(c, CHECK_FAIL, "no test buffer", "a buffer for the stores");
 	if (uncore_run_differential(&cfg, 1, &kernel_store_nt_desc, n, (void *)(uintptr_t)env.buf,
 				    &o, &d, err, sizeof(err)))
 		return check_error(c, err, "IMC writes counted");
 	st = expect_unc(UNC_DRIVE_STORES, n);
 	if (d.diff[0] < st.lo || d.diff[0] > st.hi)
-		return check_fail(c, "measured=%lld full-line writes for %llu more bytes of MOVNTI "
-				  "expected=%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
-				  "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
-				  (unsigned long long)st.lo, (long long)st.hi,
-				  (unsigned long long)n, env.ncpus, unc_diff_note(&d));
-	return check_pass(c, "measured=%lld for %llu bytes of MOVNTI expected=%llu..%lld (bytes / 64 = "
-			  "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
-			  (unsigned long long)st.lo, (long long)st.hi,
-			  (unsigned long long)n, unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "%lld full-line writes for %llu more bytes of MOVNTI",
+				    "%llu..%lld (bytes / 64 = %llu; this socket's IMC, %u CPUs in "
+				    "the MADT)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
+				    (unsigned long long)st.lo, (long long)st.hi,
+				    (unsigned long long)n, env.ncpus, unc_diff_note(&d));
+	return check_result(c, CHECK_PASS, "%lld for %llu bytes of MOVNTI", "%llu..%lld (bytes / 64 = "
+			    "%llu)%s", (long long)d.diff[0], (unsigned long long)(n * 64),
+			    (unsigned long long)st.lo, (long long)st.hi,
+			    (unsigned long long)n, unc_diff_note(&d));
 }
 CHECK_DEFINE(810, "uncore.nhm.qmc_writes", check_uncore_nhm_qmc_writes,
 	     "Nehalem uncore: IMC full-line writes equal the streaming stores' bytes / 64",
@@ -1119,19 +1117,19 @@ static enum check_status check_uncore_nhm_occupancy_empty(struct check_ctx *c)
 	if (uncore_run_differential(cfg, 3, &kernel_chase_desc, n, first, &od, &d, err, sizeof(err)))
 		return check_error(c, err, "occupancy counted");
 	if (q.diff[0] > q.diff[2] / 100 + 1024)
-		return check_fail(c, "measured=read-tracker occupancy %lld over %lld UCLK of a register-only "
-				  "loop expected=<= %lld (an emptied queue)%s", (long long)q.diff[0],
-				  (long long)q.diff[2], (long long)q.diff[2] / 100 + 1024,
-				  unc_diff_note(&q));
+		return check_result(c, CHECK_FAIL, "read-tracker occupancy %lld over %lld UCLK of a register-only "
+				    "loop", "<= %lld (an emptied queue)%s", (long long)q.diff[0],
+				    (long long)q.diff[2], (long long)q.diff[2] / 100 + 1024,
+				    unc_diff_note(&q));
 	if (d.diff[1] <= 0 || d.diff[0] < d.diff[1])
-		return check_fail(c, "measured=occupancy %lld, %lld allocations over %llu flushed steps "
-				  "expected=occupancy >= allocations > 0%s", (long long)d.diff[0],
-				  (long long)d.diff[1], (unsigned long long)n, unc_diff_note(&d));
-	return check_pass(c, "measured=occupancy %lld over %lld quiet UCLK; %lld over %lld allocations "
-			  "(%lld cycles each) expected=<= %lld; >= allocations%s", (long long)q.diff[0],
-			  (long long)q.diff[2], (long long)d.diff[0], (long long)d.diff[1],
-			  (long long)(d.diff[0] / d.diff[1]), (long long)q.diff[2] / 100 + 1024,
-			  unc_diff_note(&d));
+		return check_result(c, CHECK_FAIL, "occupancy %lld, %lld allocations over %llu flushed steps",
+				    "occupancy >= allocations > 0%s", (long long)d.diff[0],
+				    (long long)d.diff[1], (unsigned long long)n, unc_diff_note(&d));
+	return check_result(c, CHECK_PASS, "occupancy %lld over %lld quiet UCLK; %lld over %lld allocations "
+			    "(%lld cycles each)", "<= %lld; >= allocations%s", (long long)q.diff[0],
+			    (long long)q.diff[2], (long long)d.diff[0], (long long)d.diff[1],
+			    (long long)(d.diff[0] / d.diff[1]), (long long)q.diff[2] / 100 + 1024,
+			    unc_diff_note(&d));
 }
 CHECK_DEFINE(820, "uncore.nhm.occupancy_empty", check_uncore_nhm_occupancy_empty,
 	     "Nehalem uncore: after a bus lock the read-tracker occupancy starts from an empty queue",
@@ -1184,19 +1182,19 @@ static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 		goto out;
 	}
 	if (uncore_cbo_sum(&uncore, 0, &sum)) {
-		st = check_fail(c, "measured=a CBo counter read faulted expected=readable counters");
+		st = check_result(c, CHECK_FAIL, "a CBo counter read faulted", "readable counters");
 		goto out;
 	}
 	if (sum < lo || sum > hi)
-		st = check_fail(c, "measured=%llu HITM_XCORE over %u CBos expected=%llu..%llu: %llu "
-				"hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
-				(unsigned long long)lo, (unsigned long long)hi,
-				(unsigned long long)want, smp.cpu[cpu].apic_id);
+		st = check_result(c, CHECK_FAIL, "%llu HITM_XCORE over %u CBos", "%llu..%llu: %llu "
+				  "hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
+				  (unsigned long long)lo, (unsigned long long)hi,
+				  (unsigned long long)want, smp.cpu[cpu].apic_id);
 	else
-		st = check_pass(c, "measured=%llu HITM_XCORE over %u CBos expected=%llu..%llu: %llu "
-				"hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
-				(unsigned long long)lo, (unsigned long long)hi,
-				(unsigned long long)want, smp.cpu[cpu].apic_id);
+		st = check_result(c, CHECK_PASS, "%llu HITM_XCORE over %u CBos", "%llu..%llu: %llu "
+				  "hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
+				  (unsigned long long)lo, (unsigned long long)hi,
+				  (unsigned long long)want, smp.cpu[cpu].apic_id);
 out:
 	uncore_reset(&uncore);
 	return st;
@@ -1282,7 +1280,7 @@ static enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
 	trap_set_handler(VECTOR_PMI, xpmi_irq);
 	xpmi_route_here();
 	if ((r = run_start((unsigned)cpu, xpmi_partner, NULL))) {
-		st = check_fail(c, "measured=CPU %d: %s expected=a partner", cpu, smp_error_name(r));
+		st = check_result(c, CHECK_FAIL, "CPU %d: %s", "a partner", cpu, smp_error_name(r));
 		goto out;
 	}
 	for (t0 = rdtsc(); !__atomic_load_n(&xpmi.ready, __ATOMIC_ACQUIRE) &&
@@ -1313,20 +1311,20 @@ static enum check_status check_uncore_skl_pmi_other_core(struct check_ctx *c)
 	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
 	xpmi.stop = true;
 	if (run_wait((unsigned)cpu, 1000000)) {
-		st = check_fail(c, "measured=the partner (APIC ID %u) did not finish expected=its "
-				"wait over", smp.cpu[cpu].apic_id);
+		st = check_result(c, CHECK_FAIL, "the partner (APIC ID %u) did not finish", "its "
+				  "wait over", smp.cpu[cpu].apic_id);
 		goto out;
 	}
 	if (r)
 		st = check_error(c, err, "the fixed counter programmed");
 	else if (xpmi.pmis[cpu] != 1 || xpmi.pmis[0])
-		st = check_fail(c, "measured=%u PMIs on core %u (APIC ID %u), %u on this core %u "
-				"expected=1 and 0: PMI_SEL_CORE selects core %u only", xpmi.pmis[cpu],
-				there, smp.cpu[cpu].apic_id, xpmi.pmis[0], here, there);
+		st = check_result(c, CHECK_FAIL, "%u PMIs on core %u (APIC ID %u), %u on this core %u",
+				  "1 and 0: PMI_SEL_CORE selects core %u only", xpmi.pmis[cpu],
+				  there, smp.cpu[cpu].apic_id, xpmi.pmis[0], here, there);
 	else
-		st = check_pass(c, "measured=1 PMI on core %u (APIC ID %u), 0 on this core %u "
-				"expected=same: PMI_SEL_CORE selects core %u only", there,
-				smp.cpu[cpu].apic_id, here, there);
+		st = check_result(c, CHECK_PASS, "1 PMI on core %u (APIC ID %u), 0 on this core %u",
+				  "same: PMI_SEL_CORE selects core %u only", there,
+				  smp.cpu[cpu].apic_id, here, there);
 out:
 	uncore_reset(&uncore);
 	pmu_quiesce(&pmu, VECTOR_PMI, &pending);

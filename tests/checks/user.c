@@ -22,23 +22,23 @@ static enum check_status check_user_ring3(struct check_ctx *c)
 		return check_skip(c, "%s", user_unavailable());
 	v = user_call((user_fn)(uintptr_t)kernel_loop4, 1000, 0, 0, 0, false, &ret);
 	if (v != FAULT_NONE)
-		return check_fail(c, "measured=%s (vector %d) expected=loop4 runs at CPL 3 and returns",
-				  vec(v), v);
+		return check_result(c, CHECK_FAIL, "%s (vector %d)", "loop4 runs at CPL 3 and returns",
+				    vec(v), v);
 	/* Privileged at CPL 3 (SDM Vol. 2): CLI with IOPL 0, HLT, RDPMC with CR4.PCE clear. */
 	if ((v = user_call(user_probe_cli, 0, 0, 0, 0, false, &ret)) != X86_TRAP_GP)
-		return check_fail(c, "measured=CLI at CPL 3: %s expected=#GP(13)", vec(v));
+		return check_result(c, CHECK_FAIL, "CLI at CPL 3: %s", "#GP(13)", vec(v));
 	if ((v = user_call(user_probe_hlt, 0, 0, 0, 0, false, &ret)) != X86_TRAP_GP)
-		return check_fail(c, "measured=HLT at CPL 3: %s expected=#GP(13)", vec(v));
+		return check_result(c, CHECK_FAIL, "HLT at CPL 3: %s", "#GP(13)", vec(v));
 	if ((v = user_call(user_probe_rdpmc0, 0, 0, 0, 0, false, &ret)) != X86_TRAP_GP)
-		return check_fail(c, "measured=RDPMC at CPL 3 with CR4.PCE=0: %s expected=#GP(13)", vec(v));
+		return check_result(c, CHECK_FAIL, "RDPMC at CPL 3 with CR4.PCE=0: %s", "#GP(13)", vec(v));
 	/* With CR4.PCE set RDPMC is allowed at CPL 3 where a PMU exists. */
 	v = user_call(user_probe_rdpmc0, 0, 0, 0, 0, true, &ret);
 	if (pmu.version >= 1 && v != FAULT_NONE)
-		return check_fail(c, "measured=RDPMC at CPL 3 with CR4.PCE=1: %s expected=no fault", vec(v));
+		return check_result(c, CHECK_FAIL, "RDPMC at CPL 3 with CR4.PCE=1: %s", "no fault", vec(v));
 	if (pmu.version == 0 && v == X86_TRAP_GP)
-		return check_fail(c, "measured=RDPMC at CPL 3 with CR4.PCE=1: #GP expected=PCE honoured");
-	return check_pass(c, "measured=kernel ran at CPL 3; CLI, HLT, RDPMC(PCE=0) #GP; RDPMC(PCE=1) %s "
-			  "expected=same", vec(v));
+		return check_result(c, CHECK_FAIL, "RDPMC at CPL 3 with CR4.PCE=1: #GP", "PCE honoured");
+	return check_result(c, CHECK_PASS, "kernel ran at CPL 3; CLI, HLT, RDPMC(PCE=0) #GP; RDPMC(PCE=1) %s",
+			    "same", vec(v));
 }
 CHECK_DEFINE(80, "user.ring3", check_user_ring3,
 	     "a kernel runs at CPL 3 and returns; CLI, HLT and RDPMC without CR4.PCE #GP there");
@@ -60,11 +60,11 @@ static enum check_status check_user_icount(struct check_ctx *c)
 		return check_error(c, vec(fa != FAULT_NONE ? fa : fb), "the frame runs at CPL 3");
 	region_predict(k, 1000, NULL, a.id, &e);
 	if (b.tsc - a.tsc != 4000 || a.tsc != e.insns + FRAME_TSC_OVERHEAD)
-		return check_fail(c, "measured=count(2N)-count(N)=%llu count(N)=%llu expected=4000 and %llu",
-				  (unsigned long long)(b.tsc - a.tsc), (unsigned long long)a.tsc,
-				  (unsigned long long)(e.insns + FRAME_TSC_OVERHEAD));
-	return check_pass(c, "measured=4000, count(N)=%llu at CPL 3 expected=4000 and %llu as at CPL 0",
-			  (unsigned long long)a.tsc, (unsigned long long)(e.insns + FRAME_TSC_OVERHEAD));
+		return check_result(c, CHECK_FAIL, "count(2N)-count(N)=%llu count(N)=%llu", "4000 and %llu",
+				    (unsigned long long)(b.tsc - a.tsc), (unsigned long long)a.tsc,
+				    (unsigned long long)(e.insns + FRAME_TSC_OVERHEAD));
+	return check_result(c, CHECK_PASS, "4000, count(N)=%llu at CPL 3", "4000 and %llu as at CPL 0",
+			    (unsigned long long)a.tsc, (unsigned long long)(e.insns + FRAME_TSC_OVERHEAD));
 }
 CHECK_DEFINE(90, "user.icount", check_user_icount,
 	     "the measurement frame at CPL 3 counts exactly as at CPL 0 (-icount)");

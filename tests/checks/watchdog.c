@@ -30,16 +30,16 @@ static enum check_status check_watchdog_stuck_loop(struct check_ctx *c)
 		return check_skip(c, "%s", env.watchdog_note);
 	r = guard_call(spin_forever, (void *)&spins, STUCK_LIMIT_US, &elapsed);
 	if (r != GUARD_TIMEOUT)
-		return check_fail(c, "measured=returned expected=timeout");
+		return check_result(c, CHECK_FAIL, "returned", "timeout");
 	if (elapsed < STUCK_LIMIT_US || elapsed > STUCK_LIMIT_US + STUCK_SLACK_US)
-		return check_fail(c, "measured=%llu us expected=%llu..%llu us",
-				  (unsigned long long)elapsed, STUCK_LIMIT_US,
-				  STUCK_LIMIT_US + STUCK_SLACK_US);
+		return check_result(c, CHECK_FAIL, "%llu us", "%llu..%llu us",
+				    (unsigned long long)elapsed, STUCK_LIMIT_US,
+				    STUCK_LIMIT_US + STUCK_SLACK_US);
 	if (spins == 0)
-		return check_fail(c, "measured=loop never ran expected=spinning until stopped");
-	return check_pass(c, "measured=stopped after %llu us expected=%llu..%llu us spins=%lu",
-			  (unsigned long long)elapsed, STUCK_LIMIT_US, STUCK_LIMIT_US + STUCK_SLACK_US,
-			  (unsigned long)spins);
+		return check_result(c, CHECK_FAIL, "loop never ran", "spinning until stopped");
+	return check_result(c, CHECK_PASS, "stopped after %llu us", "%llu..%llu us spins=%lu",
+			    (unsigned long long)elapsed, STUCK_LIMIT_US, STUCK_LIMIT_US + STUCK_SLACK_US,
+			    (unsigned long)spins);
 }
 CHECK_DEFINE(70, "watchdog.stuck_loop", check_watchdog_stuck_loop,
 	     "the watchdog stops a deliberately stuck loop");

@@ -40,16 +40,16 @@ static enum check_status check_xcore_pingpong(struct check_ctx *c)
 		return st;
 	if (xcore_args[0].spins >= XCORE_SPIN_LIMIT || xcore_args[1].spins >= XCORE_SPIN_LIMIT ||
 	    *line != 2 * PINGPONG_N)
-		return check_fail(c, "measured=line holds %llu, waits %llu/%llu turns expected=%u after "
-				  "%u hand-offs each way, both waits below %llu",
-				  (unsigned long long)*line, (unsigned long long)xcore_args[0].spins,
-				  (unsigned long long)xcore_args[1].spins, 2 * PINGPONG_N, PINGPONG_N,
-				  (unsigned long long)XCORE_SPIN_LIMIT);
+		return check_result(c, CHECK_FAIL, "line holds %llu, waits %llu/%llu turns", "%u after "
+				    "%u hand-offs each way, both waits below %llu",
+				    (unsigned long long)*line, (unsigned long long)xcore_args[0].spins,
+				    (unsigned long long)xcore_args[1].spins, 2 * PINGPONG_N, PINGPONG_N,
+				    (unsigned long long)XCORE_SPIN_LIMIT);
 	if (!a.count)
-		return check_pass(c, "measured=line holds %u after %u hand-offs each way with CPU %d "
-				  "(APIC ID %u) expected=same; %llu transfers not counted: %s",
-				  2 * PINGPONG_N, PINGPONG_N, cpu, smp.cpu[cpu].apic_id,
-				  (unsigned long long)transfers, xcore_no_hitm_count());
+		return check_result(c, CHECK_PASS, "line holds %u after %u hand-offs each way with CPU %d "
+				    "(APIC ID %u)", "same; %llu transfers not counted: %s",
+				    2 * PINGPONG_N, PINGPONG_N, cpu, smp.cpu[cpu].apic_id,
+				    (unsigned long long)transfers, xcore_no_hitm_count());
 	/* Every read that ends a wait takes the line the other side has just modified: one
 	 * such load per hand-off, 2n - 1 for the pair (the first wait reads the line as this
 	 * CPU zeroed it). 10% either way for what a real core's spin loads and prefetches add
@@ -58,16 +58,16 @@ static enum check_status check_xcore_pingpong(struct check_ctx *c)
 	lo = transfers - transfers / 10;
 	hi = transfers + transfers / 10;
 	if (total < lo || total > hi)
-		return check_fail(c, "measured=%llu (%llu here + %llu on APIC ID %u) %s expected=%llu.."
-				  "%llu: %llu hand-offs", (unsigned long long)total,
-				  (unsigned long long)a.hitm, (unsigned long long)b.hitm,
-				  smp.cpu[cpu].apic_id, xcore_hitm_event()->name, (unsigned long long)lo,
-				  (unsigned long long)hi, (unsigned long long)transfers);
-	return check_pass(c, "measured=%llu (%llu + %llu) %s expected=%llu..%llu: %llu hand-offs "
-			  "with APIC ID %u", (unsigned long long)total, (unsigned long long)a.hitm,
-			  (unsigned long long)b.hitm, xcore_hitm_event()->name, (unsigned long long)lo,
-			  (unsigned long long)hi, (unsigned long long)transfers,
-			  smp.cpu[cpu].apic_id);
+		return check_result(c, CHECK_FAIL, "%llu (%llu here + %llu on APIC ID %u) %s", "%llu.."
+				    "%llu: %llu hand-offs", (unsigned long long)total,
+				    (unsigned long long)a.hitm, (unsigned long long)b.hitm,
+				    smp.cpu[cpu].apic_id, xcore_hitm_event()->name, (unsigned long long)lo,
+				    (unsigned long long)hi, (unsigned long long)transfers);
+	return check_result(c, CHECK_PASS, "%llu (%llu + %llu) %s", "%llu..%llu: %llu hand-offs "
+			    "with APIC ID %u", (unsigned long long)total, (unsigned long long)a.hitm,
+			    (unsigned long long)b.hitm, xcore_hitm_event()->name, (unsigned long long)lo,
+			    (unsigned long long)hi, (unsigned long long)transfers,
+			    smp.cpu[cpu].apic_id);
 }
 CHECK_DEFINE(290, "xcore.pingpong", check_xcore_pingpong,
 	     "a line handed between two CPUs 2x4096 times: each hand-off one load of a line modified in the other core",
@@ -93,27 +93,27 @@ static enum check_status check_xcore_producer_consumer(struct check_ctx *c)
 	if (st != CHECK_PASS)
 		return st;
 	if (xcore_args[0].spins >= XCORE_SPIN_LIMIT || xcore_args[0].sum != want)
-		return check_fail(c, "measured=sum %llu, waits %llu turns expected=%llu (1..%u), waits "
-				  "below %llu", (unsigned long long)xcore_args[0].sum,
-				  (unsigned long long)xcore_args[0].spins, (unsigned long long)want,
-				  PRODUCE_N, (unsigned long long)XCORE_SPIN_LIMIT);
+		return check_result(c, CHECK_FAIL, "sum %llu, waits %llu turns", "%llu (1..%u), waits "
+				    "below %llu", (unsigned long long)xcore_args[0].sum,
+				    (unsigned long long)xcore_args[0].spins, (unsigned long long)want,
+				    PRODUCE_N, (unsigned long long)XCORE_SPIN_LIMIT);
 	if (!a.count)
-		return check_pass(c, "measured=sum %llu expected=%llu; %u transfers not counted: %s",
-				  (unsigned long long)want, (unsigned long long)want, PRODUCE_N,
-				  xcore_no_hitm_count());
+		return check_result(c, CHECK_PASS, "sum %llu", "%llu; %u transfers not counted: %s",
+				    (unsigned long long)want, (unsigned long long)want, PRODUCE_N,
+				    xcore_no_hitm_count());
 	/* Each line is written once, on the producer's core, and read by the consumer: at most
 	 * one load per line takes it modified from there (none if a prefetcher got the line
 	 * first, which is why the lower bound is only 1), plus 10%. */
 	hi = PRODUCE_N + PRODUCE_N / 10;
 	if (a.hitm < 1 || a.hitm > hi)
-		return check_fail(c, "measured=%llu %s on the consumer expected=1..%llu: %u lines "
-				  "produced on APIC ID %u", (unsigned long long)a.hitm,
-				  xcore_hitm_event()->name, (unsigned long long)hi, PRODUCE_N,
-				  smp.cpu[cpu].apic_id);
-	return check_pass(c, "measured=%llu %s on the consumer, sum %llu expected=1..%llu: %u lines "
-			  "produced on APIC ID %u", (unsigned long long)a.hitm, xcore_hitm_event()->name,
-			  (unsigned long long)want, (unsigned long long)hi, PRODUCE_N,
-			  smp.cpu[cpu].apic_id);
+		return check_result(c, CHECK_FAIL, "%llu %s on the consumer", "1..%llu: %u lines "
+				    "produced on APIC ID %u", (unsigned long long)a.hitm,
+				    xcore_hitm_event()->name, (unsigned long long)hi, PRODUCE_N,
+				    smp.cpu[cpu].apic_id);
+	return check_result(c, CHECK_PASS, "%llu %s on the consumer, sum %llu", "1..%llu: %u lines "
+			    "produced on APIC ID %u", (unsigned long long)a.hitm, xcore_hitm_event()->name,
+			    (unsigned long long)want, (unsigned long long)hi, PRODUCE_N,
+			    smp.cpu[cpu].apic_id);
 }
 CHECK_DEFINE(300, "xcore.producer_consumer", check_xcore_producer_consumer,
 	     "1024 lines written on one CPU and read on another: at most one modified-line transfer each",
@@ -135,8 +135,8 @@ static enum check_status false_share(struct check_ctx *c, int cpu, bool apart, u
 	if (st != CHECK_PASS)
 		return st;
 	if (*a0 != FALSE_N || *b0 != FALSE_N)
-		return check_fail(c, "measured=counters %llu and %llu expected=%u each",
-				  (unsigned long long)*a0, (unsigned long long)*b0, FALSE_N);
+		return check_result(c, CHECK_FAIL, "counters %llu and %llu", "%u each",
+				    (unsigned long long)*a0, (unsigned long long)*b0, FALSE_N);
 	*hitm = a.hitm + b.hitm;
 	return CHECK_PASS;
 }
@@ -156,19 +156,19 @@ static enum check_status check_xcore_false_sharing(struct check_ctx *c)
 	if (st != CHECK_PASS)
 		return st;
 	if (xcore_no_hitm_count())
-		return check_pass(c, "measured=both counters at %u, in one line and apart "
-				  "expected=same; transfers not counted: %s", FALSE_N, xcore_no_hitm_count());
+		return check_result(c, CHECK_PASS, "both counters at %u, in one line and apart",
+				    "same; transfers not counted: %s", FALSE_N, xcore_no_hitm_count());
 	/* Apart, no line is shared: nothing may move (16 for stray kernel-frame traffic). In
 	 * one line the two loops overlap for most of their run (the partner starts within
 	 * microseconds of this CPU): the line must move at least once; how often depends on
 	 * how the cores interleave, which nothing here fixes. */
 	if (apart > 16 || same < 1)
-		return check_fail(c, "measured=%llu in one line, %llu apart (%s) expected=>= 1 in one "
-				  "line, <= 16 apart", (unsigned long long)same,
-				  (unsigned long long)apart, xcore_hitm_event()->name);
-	return check_pass(c, "measured=%llu in one line, %llu apart (%s) expected=>= 1 in one line, "
-			  "<= 16 apart", (unsigned long long)same, (unsigned long long)apart,
-			  xcore_hitm_event()->name);
+		return check_result(c, CHECK_FAIL, "%llu in one line, %llu apart (%s)", ">= 1 in one "
+				    "line, <= 16 apart", (unsigned long long)same,
+				    (unsigned long long)apart, xcore_hitm_event()->name);
+	return check_result(c, CHECK_PASS, "%llu in one line, %llu apart (%s)", ">= 1 in one line, "
+			    "<= 16 apart", (unsigned long long)same, (unsigned long long)apart,
+			    xcore_hitm_event()->name);
 }
 CHECK_DEFINE(310, "xcore.false_sharing", check_xcore_false_sharing,
 	     "two CPUs' counters in one line move it between them; in separate lines nothing moves",

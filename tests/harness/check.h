@@ -96,6 +96,16 @@ enum check_status check_report(struct check_ctx *c, enum check_status st, const 
 #define check_pass(c, ...)	check_report((c), CHECK_PASS, __VA_ARGS__)
 #define check_fail(c, ...)	check_report((c), CHECK_FAIL, __VA_ARGS__)
 #define check_skip(c, ...)	check_report((c), CHECK_SKIP, __VA_ARGS__)
+/*
+ * A result with its measured value and what was expected, the library writing the keys:
+ * "measured=MEASURED expected=EXPECTED", both printf formats (string literals) over the
+ * arguments that follow, MEASURED's first. st is CHECK_PASS or CHECK_FAIL:
+ *
+ *	return check_result(c, CHECK_FAIL, "%llu NMIs without an overflow bit", "none", n);
+ */
+#define check_result(c, st, measured, expected, ...)					\
+	check_report((c), (st), "measured=" measured " expected=" expected, ##__VA_ARGS__)
+
 /* A run that could not be made (an engine's error message): FAIL with the detail
  * "measured=ERR expected=WHAT", WHAT formatted from fmt. */
 enum check_status check_error(struct check_ctx *c, const char *err, const char *fmt, ...)

@@ -99,15 +99,15 @@ enum check_status xcore_run_pair(struct check_ctx *c, int cpu, struct xcore_side
 	r = run_start((unsigned)cpu, run_side, b);
 	if (r) {
 		measure_concurrent = false;
-		return check_fail(c, "measured=CPU %d not started: %s expected=a partner", cpu,
-				  smp_error_name(r));
+		return check_result(c, CHECK_FAIL, "CPU %d not started: %s", "a partner", cpu,
+				    smp_error_name(r));
 	}
 	run_side(a);
 	r = run_wait((unsigned)cpu, PARTNER_WAIT_US);
 	measure_concurrent = false;
 	if (r)
-		return check_fail(c, "measured=CPU %d (APIC ID %u): %s expected=its side done", cpu,
-				  smp.cpu[cpu].apic_id, smp_error_name(r));
+		return check_result(c, CHECK_FAIL, "CPU %d (APIC ID %u): %s", "its side done", cpu,
+				    smp.cpu[cpu].apic_id, smp_error_name(r));
 	if (a->err || b->err)
 		return check_error(c, a->err ? a->errmsg : b->errmsg, "both sides counted");
 	return CHECK_PASS;
