@@ -50,7 +50,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle vpmu kut vpmu-test check host-test qemu-test clean report-tool
+.PHONY: all image oracle vpmu vpmu-series-check kut vpmu-test check host-test qemu-test clean report-tool
 all: $(EFI) $(IMG) $(REPORT_TOOL)
 image: $(IMG)
 
@@ -129,6 +129,12 @@ $(REPORT_TOOL): $(REPORT_SRCS) $(wildcard tests/report/*.h)
 # rebuilds only what the series changes) and copied to build/vpmu/.
 vpmu:
 	tests/qemu/vpmu/build.sh $(BUILD)/vpmu
+
+# The emulated PMU's patch series as a QEMU maintainer would check it: applied patch by
+# patch to Debian's source, each built (warm ccache) and run through QEMU's checkpatch.pl.
+# Not part of make check: it builds QEMU once per patch.
+vpmu-series-check:
+	tests/qemu/vpmu/series-check.sh
 
 # kvm-unit-tests' PMU test on every emulated model: the outside judge of the emulation.
 kut: vpmu
