@@ -100,9 +100,7 @@ static bool default_eq(const char *query, const struct pmu_event_def *d)
 	return !*query && *n == '.';
 }
 
-/* Splits an optional "model::" prefix off name: returns the rest, *model set (NUL-terminated
- * in buf) or NULL. A prefix too long for buf is kept as an unknown model. */
-static const char *split_model(const char *name, char *buf, size_t len, const char **model)
+const char *pmu_catalog_split_model(const char *name, char *buf, size_t len, const char **model)
 {
 	*model = NULL;
 	for (const char *p = name; *p; p++) {
@@ -136,7 +134,7 @@ const struct pmu_event_def *pmu_catalog_find(const struct pmu_catalog *const *ca
 		*which = NULL;
 	if (!cats || !name)
 		return NULL;
-	q = split_model(name, mbuf, sizeof(mbuf), &model);
+	q = pmu_catalog_split_model(name, mbuf, sizeof(mbuf), &model);
 	if (!*q)
 		return NULL;
 	/* Exact spellings first in every catalog, then the relaxed ones, then an event named
@@ -202,7 +200,7 @@ unsigned pmu_catalog_suggest(const struct pmu_catalog *const *cats, unsigned nca
 		return 0;
 	if (max > sizeof(dist) / sizeof(dist[0]))
 		max = sizeof(dist) / sizeof(dist[0]);
-	q = split_model(name, mbuf, sizeof(mbuf), &model);
+	q = pmu_catalog_split_model(name, mbuf, sizeof(mbuf), &model);
 	/* Farther than half the name's length is no longer a misspelling of it. */
 	limit = (unsigned)str_nlen(q, SUGGEST_LEN) / 2 + 1;
 	for (unsigned i = 0; i < ncats; i++) {

@@ -104,6 +104,13 @@ const struct pmu_catalog *pmu_catalog_by_model(const char *model);
 const struct pmu_event_def *pmu_catalog_find(const struct pmu_catalog *const *cats, unsigned ncats,
 					     const char *name, const struct pmu_catalog **which);
 /*
+ * The one parser of "MODEL::EVENT": returns the name after an optional "model::" prefix (name
+ * itself when there is none), *model set to the prefix, NUL-terminated in buf[0..len), or to
+ * NULL when there is none. A prefix too long for buf is cut there (and then names no
+ * catalog). pmu_catalog_find and pmu_catalog_suggest take their prefix through it.
+ */
+const char *pmu_catalog_split_model(const char *name, char *buf, size_t len, const char **model);
+/*
  * Up to max names of the given catalogs nearest to `name` (edit distance over the
  * normalised spelling, ties in catalog order), for "did you mean" messages. Returns how many.
  * Names farther than half the name's length (+1) are not offered; a "model::" prefix limits

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seed-event checks events.<model>.<EVENT> (tests/expect/seed_table.c) and their core engine:
+ * The seed-event checks events.<model>.<EVENT>, one check per seed model (tests/expect/seed_models.h;
+ * each model's rows in tests/expect/seed_<model>.c), and their core engine:
  * the cases of one (core kernel, size) are measured together, every event they need
  * (reference events too) counted once, several per run on the counters the catalog allows,
  * and kept; each check then evaluates its relation from what was kept. Rows on the uncore
@@ -19,6 +20,7 @@
 #include "pmu/ds.h"
 #include "pmu/event.h"
 #include "tests/expect/seed.h"
+#include "tests/expect/seed_models.h"
 #include "tests/measure/region.h"
 #include "tests/measure/pmu_run.h"
 #include "tests/measure/uncore_run.h"
@@ -152,6 +154,7 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 	static struct ind_misp misp;
 	static struct { uint64_t q[8]; } __attribute__((aligned(64))) line;
 	static uint64_t denormal __attribute__((aligned(64)));
+	const struct ev_workload *w;
 	uint64_t nodes, bytes;
 
 	memset(s, 0, sizeof(*s));
@@ -168,36 +171,30 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		}
 		size = (uint32_t)bytes;
 	}
+	w = ev_workload(kernel);
+	if (!w || w->kernel >= K_COUNT || ev_kernel_uncore(kernel)) {
+		fmt_snprintf(err, len, "kernel %s not available", ev_kernel_name(kernel));
+		return -1;
+	}
+	/* The workload's kernel; below, its argument and what is done before it. */
+	s->k = kernel_table[w->kernel];
+	s->n = events_iters(kernel, size);
 	switch (kernel) {
-	case EVK_LOOP: s->k = &kernel_loop4_desc; s->n = size; return 0;
-	case EVK_ADD: s->k = &kernel_add_chain_desc; s->n = size; return 0;
-	case EVK_IMUL: s->k = &kernel_imul_chain_desc; s->n = size; return 0;
-	case EVK_DIV: s->k = &kernel_div_loop_desc; s->n = size; return 0;
 	case EVK_LFSR:
 		lfsr = (struct branch_lfsr){ 0xace1ace1ace1ace1ULL, LFSR64_TAPS };
-		s->k = &kernel_branch_lfsr_desc; s->arg = &lfsr; s->n = size;
+		s->arg = &lfsr;
 		return 0;
-	case EVK_MIX: s->k = &kernel_branch_mix_desc; s->arg = &mix; s->n = size; return 0;
+	case EVK_MIX: s->arg = &mix; return 0;
 	case EVK_IND_MISP:
 		misp = (struct ind_misp){ .state = 0xace1ace1ace1ace1ULL, .taps = LFSR64_TAPS };
-		s->k = &kernel_ind_misp_desc; s->arg = &misp; s->n = size;
+		s->arg = &misp;
 		return 0;
-	case EVK_BIGCODE: s->k = &kernel_bigcode_desc; s->n = size; return 0;
-	case EVK_X87: s->k = &kernel_x87_loop_desc; s->n = size; return 0;
-	case EVK_MMX: s->k = &kernel_mmx_loop_desc; s->n = size; return 0;
-	case EVK_SSE_PS: s->k = &kernel_sse_ps_loop_desc; s->n = size; return 0;
-	case EVK_SSE_PD: s->k = &kernel_sse_pd_loop_desc; s->n = size; return 0;
-	case EVK_SSE_SS: s->k = &kernel_sse_ss_loop_desc; s->n = size; return 0;
-	case EVK_SSE_SD: s->k = &kernel_sse_sd_loop_desc; s->n = size; return 0;
-	case EVK_SSE_INT: s->k = &kernel_sse_int_loop_desc; s->n = size; return 0;
-	case EVK_LCP: s->k = &kernel_lcp_loop_desc; s->n = size; return 0;
-	case EVK_FLDCW: s->k = &kernel_fldcw_loop_desc; s->arg = &line; s->n = size; return 0;
-	case EVK_LDMXCSR: s->k = &kernel_ldmxcsr_loop_desc; s->arg = &line; s->n = size; return 0;
+	case EVK_FLDCW: s->arg = &line; return 0;
+	case EVK_LDMXCSR: s->arg = &line; return 0;
 	case EVK_DENORM:
 		denormal = 1;	/* the smallest positive denormal double */
-		s->k = &kernel_x87_denormal_desc; s->arg = &denormal; s->n = size;
+		s->arg = &denormal;
 		return 0;
-	case EVK_SMALLCODE: s->k = &kernel_smallcode_desc; s->n = size; return 0;
 	case EVK_CHASE_OTHER:
 	case EVK_CHASE_SHARED:
 	case EVK_CHASE_HITM:
@@ -214,15 +211,11 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 			break;
 		other_kind = kernel;
 		other_bytes = kernel == EVK_STORE_SHARED || kernel == EVK_LOCK_SHARED ? 2ULL * size : size;
-		s->n = events_iters(kernel, size);
 		s->before = prepare_other;
-		if (kernel == EVK_STORE_SHARED || kernel == EVK_LOCK_SHARED) {
-			s->k = kernel == EVK_STORE_SHARED ? &kernel_store_plain_desc : &kernel_lock_loop_desc;
+		if (kernel == EVK_STORE_SHARED || kernel == EVK_LOCK_SHARED)
 			s->arg = (void *)(uintptr_t)env.buf;
-		} else {
-			s->k = &kernel_chase_desc;
+		else
 			s->arg = chase_build(env.buf, size / 64, 64, CHASE_SEED);
-		}
 		return 0;
 	}
 	case EVK_CHASE:
@@ -236,10 +229,8 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		nodes = size / stride;
 		if (nodes < 2)
 			break;
-		s->k = &kernel_chase_desc;
 		s->arg = chase_build(env.buf, nodes, stride, CHASE_SEED);
 		/* Cold: the 2n steps of the longer run visit 2n distinct lines, all flushed. */
-		s->n = events_iters(kernel, size);
 		if (kernel == EVK_CHASE_COLD)
 			s->before = (void (*)(uint64_t, void *))chase_cold;
 		if (kernel == EVK_CHASE_CLEAN)
@@ -255,20 +246,14 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 		/* One line per iteration; the run at 2n writes 2n lines. */
 		if (2ULL * size > env.buf_size || !env.buf || size < 64)
 			break;
-		s->k = kernel == EVK_STORE_NT ? &kernel_store_nt_desc :
-		       kernel == EVK_LOCK || kernel == EVK_LOCK_E ? &kernel_lock_loop_desc :
-		       kernel == EVK_LOAD_COLD ? &kernel_load_stream_desc :
-		       &kernel_store_plain_desc;
 		if (kernel == EVK_STORE_E || kernel == EVK_LOCK_E)
 			s->before = make_clean;
 		if (kernel == EVK_LOAD_COLD)
 			s->before = flush_lines;
 		s->arg = (void *)(uintptr_t)env.buf;
-		s->n = events_iters(kernel, size);
 		return 0;
-	default:
-		fmt_snprintf(err, len, "kernel %s not available", ev_kernel_name(kernel));
-		return -1;
+	default:	/* an iteration kernel: no argument, nothing before */
+		return 0;
 	}
 	fmt_snprintf(err, len, "%s%s over %u bytes needs a larger test buffer than this %llu-byte "
 		     "one (option size=)", EV_SKIP_PREFIX, ev_kernel_name(kernel), size,
@@ -278,26 +263,10 @@ static int ev_setup(unsigned kernel, uint32_t size, struct ev_setup *s, char *er
 
 /* --- Events: resolution through the catalog and placement on counters -------------- */
 
-static unsigned model_catalogs(const char *model, const struct pmu_catalog **cats)
-{
-	static const char *const nhm[] = { "nhm", "nhm_unc", "arch" };
-	static const char *const skl[] = { "skl_unc" };
-	const char *const *names = !str_cmp(model, "nhm") ? nhm : skl;
-	unsigned count = !str_cmp(model, "nhm") ? 3 : 1, n = 0;
-
-	for (unsigned i = 0; i < count; i++) {
-		const struct pmu_catalog *c = pmu_catalog_by_model(names[i]);
-
-		if (c)
-			cats[n++] = c;
-	}
-	return n;
-}
-
 static const struct pmu_event_def *resolve(const char *model, const char *name)
 {
-	const struct pmu_catalog *cats[4];
-	unsigned n = model_catalogs(model, cats);
+	const struct pmu_catalog *cats[EV_MAX_CATALOGS];
+	unsigned n = events_model_catalogs(events_model_by_name(model), cats, EV_MAX_CATALOGS);
 
 	return pmu_catalog_find(cats, n, name, NULL);
 }
@@ -616,8 +585,8 @@ static void measure_group(const struct events_model *m, unsigned kernel, uint32_
 	struct ev_setup s;
 	char err[EV_ERR_LEN];
 
-	for (unsigned i = m->first; i < m->first + m->count; i++) {
-		const struct events_row *r = &events_rows[i];
+	for (unsigned i = 0; i < m->count; i++) {
+		const struct events_row *r = &m->rows[i];
 		unsigned nc = events_ncases(r);
 
 		for (unsigned k = 0; k < nc; k++) {
@@ -647,9 +616,7 @@ static void measure_group(const struct events_model *m, unsigned kernel, uint32_
 			break;
 		/* The chase's nodes may have been overwritten by a store kernel in between:
 		 * build it again for each batch. */
-		if (kernel == EVK_CHASE || kernel == EVK_CHASE_COLD || kernel == EVK_CHASE_PAGE ||
-		    kernel == EVK_CHASE_CLEAN || kernel == EVK_CHASE_OTHER ||
-		    kernel == EVK_CHASE_SHARED || kernel == EVK_CHASE_HITM)
+		if (ev_workload(kernel)->kernel == K_chase)
 			ev_setup(kernel, size, &s, err, sizeof(err));
 		/* Kinds without a `before` hook are measured warm: one unmeasured run at 2n
 		 * first, so the smallest count at n is not a cold first lap's. */
@@ -747,15 +714,6 @@ static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *
 	return ok;
 }
 
-static bool model_cpu(const char *model)
-{
-	if (!str_cmp(model, "nhm"))
-		return pmu.uarch == UARCH_NEHALEM || pmu.uarch == UARCH_WESTMERE;
-	if (!str_cmp(model, "skl"))
-		return pmu.uarch == UARCH_SKYLAKE || pmu.uarch == UARCH_KABY_LAKE;
-	return false;
-}
-
 static enum check_status check_events_model(struct check_ctx *c, const char *model)
 {
 	const struct events_model *m = events_model_by_name(model);
@@ -768,7 +726,7 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 	if (!m || !m->count)
 		return check_skip(c, "no rows for model %s", model);
 	if (c->instance == CHECK_GATE) {
-		if (!model_cpu(model) && !env.force_pmu)
+		if (!events_model_runs_on(m, pmu.uarch) && !env.force_pmu)
 			return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
 					  pmu_uarch_name(pmu.uarch));
 		if (why)
@@ -776,9 +734,9 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 		return CHECK_PASS;
 	}
 	if (c->instance >= m->count)
-		return check_fail(c, "measured=instance %u expected=< %u", c->instance, m->count);
-	r = &events_rows[m->first + c->instance];
-	if (!model_cpu(model) && !env.force_pmu)
+		return check_result(c, CHECK_FAIL, "instance %u", "< %u", c->instance, m->count);
+	r = &m->rows[c->instance];
+	if (!events_model_runs_on(m, pmu.uarch) && !env.force_pmu)
 		return check_skip(c, "seed %.3s's events are %s's; this is %s", m->seed, m->cpu,
 				  pmu_uarch_name(pmu.uarch));
 	if (why)
@@ -800,67 +758,53 @@ static enum check_status check_events_model(struct check_ctx *c, const char *mod
 	return check_report(c, ok ? CHECK_PASS : CHECK_FAIL, "%s; %s", detail, r->source);
 }
 
-static enum check_status check_events_nhm(struct check_ctx *c)
+static unsigned model_rows(const char *model)
 {
-	return check_events_model(c, "nhm");
-}
+	const struct events_model *m = events_model_by_name(model);
 
-static enum check_status check_events_skl(struct check_ctx *c)
-{
-	return check_events_model(c, "skl");
+	return m ? m->count : 0;
 }
 
 static void row_name(const char *model, unsigned i, char *buf, size_t len)
 {
 	const struct events_model *m = events_model_by_name(model);
 
-	str_lcpy(buf, m && i < m->count ? events_rows[m->first + i].event : "?", len);
+	str_lcpy(buf, m && i < m->count ? m->rows[i].event : "?", len);
 }
 
-static unsigned events_nhm_instances(void)
-{
-	const struct events_model *m = events_model_by_name("nhm");
-
-	return m ? m->count : 0;
-}
-
-static void events_nhm_instance_name(unsigned i, char *buf, size_t len)
-{
-	row_name("nhm", i, buf, len);
-}
-/* The seeds' events (tests/expect/seed_table.c): on another model one SKIP per group. A
- * group's first check measures every event of its kernel and size (reps 3). */
-CHECK_DEFINE(640, "events.nhm", check_events_nhm,
-	     "seed 000's Nehalem event against its expectation (tests/expect/seed_table.c)",
-	     .flags = CHECK_GATED, .timeout_ms = 60000, .instances = events_nhm_instances, .instance_name = events_nhm_instance_name);
-
-static unsigned events_skl_instances(void)
-{
-	const struct events_model *m = events_model_by_name("skl");
-
-	return m ? m->count : 0;
-}
-
-static void events_skl_instance_name(unsigned i, char *buf, size_t len)
-{
-	row_name("skl", i, buf, len);
-}
-CHECK_DEFINE(650, "events.skl", check_events_skl,
-	     "seed 001's Skylake client uncore event against its expectation (tests/expect/seed_table.c)",
-	     .flags = CHECK_GATED, .timeout_ms = 60000, .instances = events_skl_instances, .instance_name = events_skl_instance_name);
+/* The seeds' events: a check events.<model> per line of tests/expect/seed_models.h, an
+ * instance per row of its file. On another model one SKIP per group. A group's first check
+ * measures every event of its kernel and size (reps 3). */
+#define EVENTS_CHECK(model, order, desc)							\
+	static enum check_status check_events_##model(struct check_ctx *c)			\
+	{											\
+		return check_events_model(c, #model);						\
+	}											\
+	static unsigned events_##model##_instances(void)					\
+	{											\
+		return model_rows(#model);							\
+	}											\
+	static void events_##model##_instance_name(unsigned i, char *buf, size_t len)		\
+	{											\
+		row_name(#model, i, buf, len);							\
+	}											\
+	CHECK_DEFINE(order, "events." #model, check_events_##model, desc,			\
+		     .flags = CHECK_GATED, .timeout_ms = 60000,					\
+		     .instances = events_##model##_instances,					\
+		     .instance_name = events_##model##_instance_name);
+SEED_MODELS(EVENTS_CHECK)
+#undef EVENTS_CHECK
 
 /* --- list coverage ----------------------------------------------------------------- */
 
 void events_coverage_print(void)
 {
-	const struct events_model *m;
-	unsigned nm = events_models(&m);
-
-	for (unsigned k = 0; k < nm; k++) {
+	for (unsigned k = 0; k < events_nmodels; k++) {
+		const struct events_model *m = events_models[k];
 		unsigned with = 0, by[EVR_COUNT] = { 0 };
 
-		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
-			unsigned kind = events_rows[i].kind < EVR_COUNT ? events_rows[i].kind : EVR_NONE;
+		for (unsigned i = 0; i < m->count; i++) {
+			unsigned kind = m->rows[i].kind < EVR_COUNT ? m->rows[i].kind : EVR_NONE;
 
 			with += kind != EVR_NONE;
 			by[kind]++;
@@ -868,13 +812,13 @@ void events_coverage_print(void)
 		con_printf("# coverage: %s (seed %s, %s): %u events, %u with an expectation "
 			   "(%u.%u%%: %u exact, %u range, %u identity, %u contrast, %u quiet: an upper "
 			   "bound only), %u without\n",
-			   m[k].model, m[k].seed, m[k].cpu, m[k].count, with,
-			   m[k].count ? with * 100 / m[k].count : 0,
-			   m[k].count ? with * 1000 / m[k].count % 10 : 0, by[EVR_EXACT],
+			   m->model, m->seed, m->cpu, m->count, with,
+			   m->count ? with * 100 / m->count : 0,
+			   m->count ? with * 1000 / m->count % 10 : 0, by[EVR_EXACT],
 			   by[EVR_RANGE], by[EVR_IDENTITY], by[EVR_CONTRAST], by[EVR_QUIET],
-			   m[k].count - with);
-		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
-			const struct events_row *r = &events_rows[i];
+			   m->count - with);
+		for (unsigned i = 0; i < m->count; i++) {
+			const struct events_row *r = &m->rows[i];
 
 			if (r->kind == EVR_NONE)
 				con_printf("#   %s.%s: %s (%s)\n", r->model, r->event, r->why, r->source);

@@ -93,46 +93,39 @@ static void before_flush(uint64_t n, void *arg)
 	chase_flush(arg, n);
 }
 
-/* The kernel of a set, its n and argument, and what to do before each run. */
+/* The kernel of a set (the kernel table's entry its workload names), its n and argument, and
+ * what to do before each run. */
 static const struct kernel_desc *kernel_of(const struct measure_set *ms, uint64_t *n, void **arg,
 					   struct pmu_run_opts *ro)
 {
+	const struct measure_kernel_info *w;
+
 	*n = measure_iterations(ms);
 	*arg = NULL;
-	switch (ms->kernel) {
-	case MK_LOOP4: return &kernel_loop4_desc;
-	case MK_ADD_CHAIN: return &kernel_add_chain_desc;
-	case MK_IMUL_CHAIN: return &kernel_imul_chain_desc;
-	case MK_DIV_LOOP: return &kernel_div_loop_desc;
-	case MK_BIGCODE: return &kernel_bigcode_desc;
-	case MK_SMALLCODE: return &kernel_smallcode_desc;
-	case MK_BRANCH_LFSR:
+	if (ms->kernel >= MK_COUNT)
+		return NULL;
+	w = &measure_kernels[ms->kernel];
+	switch (w->prep) {
+	case MP_LFSR:
 		*arg = &lfsr;
 		ro->before = before_lfsr;
-		return &kernel_branch_lfsr_desc;
-	case MK_BRANCH_ALT:
+		break;
+	case MP_ALT:
 		alt = (struct branch_pattern){ 2, 2 };
 		*arg = &alt;
-		return &kernel_branch_pattern_desc;
-	case MK_CHASE:
+		break;
+	case MP_CHASE:
+	case MP_CHASE_COLD:
 		*arg = chase_build(env.buf, ms->size / 64, 64, CHASE_SEED);
-		return &kernel_chase_desc;
-	case MK_CHASE_COLD:
-		*arg = chase_build(env.buf, ms->size / 64, 64, CHASE_SEED);
-		ro->before = before_flush;
-		return &kernel_chase_desc;
-	case MK_STORE_PLAIN:
-		*arg = (void *)(uintptr_t)env.buf;
-		return &kernel_store_plain_desc;
-	case MK_STORE_NT:
-		*arg = (void *)(uintptr_t)env.buf;
-		return &kernel_store_nt_desc;
-	case MK_STORE_NTDQ:
-		*arg = (void *)(uintptr_t)env.buf;
-		return &kernel_store_ntdq_desc;
+		if (w->prep == MP_CHASE_COLD)
+			ro->before = before_flush;
+		break;
 	default:
-		return NULL;
+		if (kernel_memory(w->kernel))	/* lines of the test buffer */
+			*arg = (void *)(uintptr_t)env.buf;
+		break;
 	}
+	return kernel_table[w->kernel];
 }
 
 static void do_run(unsigned s, unsigned r)
@@ -192,7 +185,7 @@ static enum check_status check_measure(struct check_ctx *c)
 	uint64_t bound;
 
 	if (!uev_locate(&plan, c->instance, &s, &i))
-		return check_fail(c, "measured=no such event expected=an event of measure=");
+		return check_result(c, CHECK_FAIL, "no such event", "an event of measure=");
 	set = &plan.set[s];
 	e = &set->ev[i];
 	if (i == 0 && plan.hw.num_gp) {
@@ -214,24 +207,23 @@ static enum check_status check_measure(struct check_ctx *c)
 		do_run(s, e->run);
 	uev_counter_name(e, ctr, sizeof(ctr));
 	if (rr->rc)
-		return check_fail(c, "measured=%s expected=%s programmed (0x%llx) and read run=%u/%u",
-				  rr->err, ctr, e->on_fixed ? 0ULL :
-				  (unsigned long long)pmu_evtsel_encode(&e->sel), e->run + 1, set->nruns);
+		return check_error(c, rr->err, "%s programmed (0x%llx) and read run=%u/%u", ctr, e->on_fixed ? 0ULL :
+				   (unsigned long long)pmu_evtsel_encode(&e->sel), e->run + 1, set->nruns);
 	res = &results[s][i];
 	bound = uev_bound(res->tsc);
 	per_iter(res->diff, rr->n, pi, sizeof(pi));
 	if ((uint64_t)(res->diff < 0 ? -res->diff : res->diff) > bound)
-		return check_fail(c, "measured=%lld expected=|count|<=%llu (%u per cycle, %u cycles per "
-				  "TSC tick over %llu ticks) per_iter=%s counter=%s run=%u/%u n=%llu "
-				  "median=%lld reps=%u", (long long)res->diff,
-				  (unsigned long long)bound, UEV_EVENTS_PER_CYCLE, UEV_CYCLES_PER_TSC,
-				  (unsigned long long)res->tsc, pi, ctr, e->run + 1, set->nruns,
-				  (unsigned long long)rr->n, (long long)res->median, rr->kept);
-	return check_pass(c, "measured=%lld per_iter=%s expected=|count|<=%llu counter=%s run=%u/%u "
-			  "n=%llu median=%lld reps=%u%s", (long long)res->diff, pi,
-			  (unsigned long long)bound, ctr, e->run + 1, set->nruns,
-			  (unsigned long long)rr->n, (long long)res->median, rr->kept,
-			  rr->discarded ? " smi_discarded" : "");
+		return check_result(c, CHECK_FAIL, "%lld", "|count|<=%llu (%u per cycle, %u cycles per "
+				    "TSC tick over %llu ticks) per_iter=%s counter=%s run=%u/%u n=%llu "
+				    "median=%lld reps=%u", (long long)res->diff,
+				    (unsigned long long)bound, UEV_EVENTS_PER_CYCLE, UEV_CYCLES_PER_TSC,
+				    (unsigned long long)res->tsc, pi, ctr, e->run + 1, set->nruns,
+				    (unsigned long long)rr->n, (long long)res->median, rr->kept);
+	return check_result(c, CHECK_PASS, "%lld per_iter=%s", "|count|<=%llu counter=%s run=%u/%u "
+			    "n=%llu median=%lld reps=%u%s", (long long)res->diff, pi,
+			    (unsigned long long)bound, ctr, e->run + 1, set->nruns,
+			    (unsigned long long)rr->n, (long long)res->median, rr->kept,
+			    rr->discarded ? " smi_discarded" : "");
 }
 CHECK_DEFINE(850, "measure", check_measure,
 	     "the user's event lists (measure=EVENTS@KERNEL:SIZE): each event counted over its kernel",

@@ -1,50 +1,100 @@
 /* SPDX-License-Identifier: MIT */
-/* The seed-event expectations' pure part: models, kernels, the relation language, row checks. */
+/* The seed-event expectations' pure part: the models' list, kernels, the relation language, row
+ * checks. */
 #include "tests/expect/seed.h"
+#include "tests/expect/seed_models.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 
-static const char *const kernel_names[EVK_COUNT] = {
-	[EVK_NONE] = "none", [EVK_LOOP] = "loop", [EVK_ADD] = "add_chain",
-	[EVK_IMUL] = "imul_chain", [EVK_DIV] = "div_loop", [EVK_CHASE] = "chase",
-	[EVK_CHASE_COLD] = "chase_cold", [EVK_CHASE_PAGE] = "chase_page",
-	[EVK_LFSR] = "branch_lfsr", [EVK_MIX] = "branch_mix", [EVK_IND_MISP] = "ind_misp", [EVK_STORE] = "store",
-	[EVK_STORE_NT] = "store_nt", [EVK_BIGCODE] = "bigcode", [EVK_SMALLCODE] = "smallcode",
-	[EVK_X87] = "x87", [EVK_MMX] = "mmx", [EVK_SSE_PS] = "sse_ps", [EVK_SSE_PD] = "sse_pd",
-	[EVK_SSE_SS] = "sse_ss", [EVK_SSE_SD] = "sse_sd", [EVK_SSE_INT] = "sse_int",
-	[EVK_LOCK] = "lock", [EVK_LCP] = "lcp", [EVK_DENORM] = "x87_denormal",
-	[EVK_FLDCW] = "fldcw", [EVK_LDMXCSR] = "ldmxcsr", [EVK_LOCK_E] = "lock_clean",
-	[EVK_STORE_E] = "store_clean", [EVK_CHASE_CLEAN] = "chase_clean",
-	[EVK_LOAD_COLD] = "load_stream_cold", [EVK_CHASE_OTHER] = "chase_other_core",
-	[EVK_CHASE_SHARED] = "chase_shared", [EVK_CHASE_HITM] = "chase_hitm",
-	[EVK_STORE_SHARED] = "store_shared", [EVK_LOCK_SHARED] = "lock_shared",
-	[EVK_U_LOOP] = "loop4", [EVK_U_L2] = "chase_l2", [EVK_U_LLC] = "chase_llc",
-	[EVK_U_DRAM] = "chase_dram", [EVK_U_EVICT_CLEAN] = "chase_evict_clean",
-	[EVK_U_EVICT_DIRTY] = "chase_evict_dirty", [EVK_U_STORE_NT] = "store_nt",
-	[EVK_U_STORE_LLC] = "store_llc", [EVK_U_PINGPONG] = "pingpong",
-	[EVK_U_XCLEAN] = "chase_xcore_clean", [EVK_U_XDROP] = "chase_xcore_dropped",
+/* The workloads: the kernel each runs (tests/kernels/kernels.h's table) and how its size
+ * becomes the iterations its difference covers; what is done before it is the engine's. */
+#define W(evk, nm, kern, per, cap, text)	[evk] = { nm, K_##kern, per, cap, text }
+static const struct ev_workload workloads[EVK_COUNT] = {
+	[EVK_NONE] = { "none", K_COUNT, 0, 0, NULL },
+	W(EVK_LOOP, "loop", loop4, 0, 0, NULL),
+	W(EVK_ADD, "add_chain", add_chain, 0, 0, NULL),
+	W(EVK_IMUL, "imul_chain", imul_chain, 0, 0, NULL),
+	W(EVK_DIV, "div_loop", div_loop, 0, 0, NULL),
+	W(EVK_CHASE, "chase", chase, 64, 0, NULL),
+	W(EVK_CHASE_COLD, "chase_cold", chase, 128, EV_COLD_STEPS, NULL),
+	W(EVK_CHASE_PAGE, "chase_page", chase, 4096, 0, NULL),
+	W(EVK_LFSR, "branch_lfsr", branch_lfsr, 0, 0, NULL),
+	W(EVK_MIX, "branch_mix", branch_mix, 0, 0, NULL),
+	W(EVK_IND_MISP, "ind_misp", ind_misp, 0, 0, NULL),
+	W(EVK_STORE, "store", store_plain, 64, 0, NULL),
+	W(EVK_STORE_NT, "store_nt", store_nt, 64, 0, NULL),
+	W(EVK_BIGCODE, "bigcode", bigcode, 0, 0, NULL),
+	W(EVK_SMALLCODE, "smallcode", smallcode, 0, 0, NULL),
+	W(EVK_X87, "x87", x87_loop, 0, 0, NULL),
+	W(EVK_MMX, "mmx", mmx_loop, 0, 0, NULL),
+	W(EVK_SSE_PS, "sse_ps", sse_ps_loop, 0, 0, NULL),
+	W(EVK_SSE_PD, "sse_pd", sse_pd_loop, 0, 0, NULL),
+	W(EVK_SSE_SS, "sse_ss", sse_ss_loop, 0, 0, NULL),
+	W(EVK_SSE_SD, "sse_sd", sse_sd_loop, 0, 0, NULL),
+	W(EVK_SSE_INT, "sse_int", sse_int_loop, 0, 0, NULL),
+	W(EVK_LOCK, "lock", lock_loop, 64, 0, NULL),
+	W(EVK_LOCK_E, "lock_clean", lock_loop, 64, 0, NULL),
+	W(EVK_STORE_E, "store_clean", store_plain, 64, 0, NULL),
+	W(EVK_CHASE_CLEAN, "chase_clean", chase, 64, 0, NULL),
+	W(EVK_LOAD_COLD, "load_stream_cold", load_stream, 64, 0, NULL),
+	W(EVK_CHASE_OTHER, "chase_other_core", chase, 128, 0, NULL),
+	W(EVK_CHASE_SHARED, "chase_shared", chase, 128, 0, NULL),
+	W(EVK_CHASE_HITM, "chase_hitm", chase, 128, 0, NULL),
+	W(EVK_STORE_SHARED, "store_shared", store_plain, 64, 0, NULL),
+	W(EVK_LOCK_SHARED, "lock_shared", lock_loop, 64, 0, NULL),
+	W(EVK_LCP, "lcp", lcp_loop, 0, 0, NULL),
+	W(EVK_DENORM, "x87_denormal", x87_denormal, 0, 0, NULL),
+	W(EVK_FLDCW, "fldcw", fldcw_loop, 0, 0, NULL),
+	W(EVK_LDMXCSR, "ldmxcsr", ldmxcsr_loop, 0, 0, NULL),
+	W(EVK_U_LOOP, "loop4", loop4, 0, 0, "N = 100000 iterations"),
+	W(EVK_U_L2, "chase_l2", chase, 0, 0, "L2/2 bytes, N = its lines, warm"),
+	W(EVK_U_LLC, "chase_llc", chase, 0, 0, "min(4 L2, LLC/2) bytes, N = its lines, warm"),
+	W(EVK_U_DRAM, "chase_dram", chase, 0, 0,
+	  "N <= 50000 steps over 2N flushed lines in <= 64 MiB"),
+	W(EVK_U_EVICT_CLEAN, "chase_evict_clean", chase, 0, 0,
+	  "an LLC read before, then N <= LLC/256 flushed steps"),
+	W(EVK_U_EVICT_DIRTY, "chase_evict_dirty", chase, 0, 0,
+	  "an LLC written before, then N <= LLC/256 flushed steps"),
+	W(EVK_U_STORE_NT, "store_nt", store_nt, 0, 0, "N <= 65536 lines"),
+	W(EVK_U_STORE_LLC, "store_llc", store_plain, 0, 0,
+	  "N = max(LLC/256, L2/64) lines, an L2 read before"),
+	W(EVK_U_PINGPONG, "pingpong", pingpong, 0, 0, "4096 hand-offs each way, N = 8191"),
+	W(EVK_U_XCLEAN, "chase_xcore_clean", chase, 0, 0,
+	  "N = L2/256 steps over 2N lines the other CPU read"),
+	W(EVK_U_XDROP, "chase_xcore_dropped", chase, 0, 0,
+	  "N = L2/256 steps over 2N lines the other CPU read and dropped"),
 };
+#undef W
+
+const struct ev_workload *ev_workload(unsigned k)
+{
+	return k < EVK_COUNT && workloads[k].name ? &workloads[k] : NULL;
+}
 
 const char *ev_kernel_name(unsigned k)
 {
-	return k < EVK_COUNT && kernel_names[k] ? kernel_names[k] : "?";
+	const struct ev_workload *w = ev_workload(k);
+
+	return w ? w->name : "?";
+}
+
+const char *ev_kernel_size_text(unsigned k)
+{
+	const struct ev_workload *w = ev_workload(k);
+
+	return w && w->size_text ? w->size_text : "?";
 }
 
 uint64_t events_iters(unsigned kernel, uint32_t size)
 {
+	const struct ev_workload *w = ev_workload(kernel);
+	uint64_t n;
+
 	size &= ~EV_PAST_L2;
-	switch (kernel) {
-	case EVK_CHASE: case EVK_CHASE_CLEAN:
-		return size / 64;
-	case EVK_CHASE_OTHER: case EVK_CHASE_SHARED: case EVK_CHASE_HITM:
-		return size / 128;
-	case EVK_CHASE_COLD: return size / 128 < EV_COLD_STEPS ? size / 128 : EV_COLD_STEPS;
-	case EVK_CHASE_PAGE: return size / 4096;
-	case EVK_STORE: case EVK_STORE_NT: case EVK_STORE_E: case EVK_LOCK: case EVK_LOCK_E:
-	case EVK_LOAD_COLD: case EVK_STORE_SHARED: case EVK_LOCK_SHARED:
-		return size / 64;
-	default: return size;
-	}
+	if (!w || !w->iter_bytes)
+		return size;
+	n = size / w->iter_bytes;
+	return w->max_iters && n > w->max_iters ? w->max_iters : n;
 }
 
 uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, size_t len)
@@ -66,44 +116,43 @@ uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, siz
 	return bytes;
 }
 
-static struct events_model models[] = {
-	{ "nhm", "000_666bff9af8f20138.txt", "Nehalem/Westmere", 0, 0 },
-	{ "skl", "001_dad58ad4a296bcf3.txt", "Skylake client", 0, 0 },
-};
-#define NMODELS (sizeof(models) / sizeof(models[0]))
-static bool models_done;
+#define SEED_MODEL_EXTERN(m, order, desc)	extern const struct events_model seed_model_##m;
+SEED_MODELS(SEED_MODEL_EXTERN)
+#undef SEED_MODEL_EXTERN
 
-unsigned events_models(const struct events_model **out)
-{
-	if (!models_done) {
-		for (unsigned m = 0; m < NMODELS; m++) {
-			bool seen = false;
-
-			for (unsigned i = 0; i < events_nrows; i++) {
-				if (str_cmp(events_rows[i].model, models[m].model))
-					continue;
-				if (!seen)
-					models[m].first = i;
-				seen = true;
-				models[m].count++;
-			}
-		}
-		models_done = true;
-	}
-	if (out)
-		*out = models;
-	return NMODELS;
-}
+#define SEED_MODEL_REF(m, order, desc)	&seed_model_##m,
+const struct events_model *const events_models[] = { SEED_MODELS(SEED_MODEL_REF) };
+#undef SEED_MODEL_REF
+const unsigned events_nmodels = sizeof(events_models) / sizeof(events_models[0]);
 
 const struct events_model *events_model_by_name(const char *model)
 {
-	const struct events_model *m;
-	unsigned n = events_models(&m);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!str_cmp(m[i].model, model))
-			return &m[i];
+	for (unsigned i = 0; model && i < events_nmodels; i++)
+		if (!str_cmp(events_models[i]->model, model))
+			return events_models[i];
 	return NULL;
+}
+
+bool events_model_runs_on(const struct events_model *m, enum pmu_uarch u)
+{
+	for (unsigned i = 0; m && i < EV_MAX_UARCHS && m->uarchs[i] != UARCH_UNKNOWN; i++)
+		if (m->uarchs[i] == u)
+			return true;
+	return false;
+}
+
+unsigned events_model_catalogs(const struct events_model *m, const struct pmu_catalog **cats,
+			       unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; m && i < EV_MAX_CATALOGS && m->catalogs[i] && n < max; i++) {
+		const struct pmu_catalog *c = pmu_catalog_by_model(m->catalogs[i]);
+
+		if (c)
+			cats[n++] = c;
+	}
+	return n;
 }
 
 /* One side of a constraint, evaluated: sum of terms, and what it named. */
@@ -411,25 +460,6 @@ void ev_bounds_fmt(const struct ev_bounds *b, char *buf, size_t len)
 		str_lcpy(buf, "?", len);
 }
 
-const char *ev_kernel_size_text(unsigned k)
-{
-	static const char *const n[EVK_COUNT] = {
-		[EVK_U_LOOP] = "N = 100000 iterations",
-		[EVK_U_L2] = "L2/2 bytes, N = its lines, warm",
-		[EVK_U_LLC] = "min(4 L2, LLC/2) bytes, N = its lines, warm",
-		[EVK_U_DRAM] = "N <= 50000 steps over 2N flushed lines in <= 64 MiB",
-		[EVK_U_EVICT_CLEAN] = "an LLC read before, then N <= LLC/256 flushed steps",
-		[EVK_U_EVICT_DIRTY] = "an LLC written before, then N <= LLC/256 flushed steps",
-		[EVK_U_STORE_NT] = "N <= 65536 lines",
-		[EVK_U_STORE_LLC] = "N = max(LLC/256, L2/64) lines, an L2 read before",
-		[EVK_U_PINGPONG] = "4096 hand-offs each way, N = 8191",
-		[EVK_U_XCLEAN] = "N = L2/256 steps over 2N lines the other CPU read",
-		[EVK_U_XDROP] = "N = L2/256 steps over 2N lines the other CPU read and dropped",
-	};
-
-	return k < EVK_COUNT && n[k] ? n[k] : "?";
-}
-
 const char *ev_kind_name(unsigned kind)
 {
 	static const char *const n[EVR_COUNT] = {
@@ -460,11 +490,11 @@ unsigned events_nrefs(const struct ev_case *c)
 	return n;
 }
 
-const struct events_row *events_find(const char *model, const char *event)
+const struct events_row *events_find(const struct events_model *m, const char *event)
 {
-	for (unsigned i = 0; i < events_nrows; i++)
-		if (!str_cmp(events_rows[i].model, model) && !str_casecmp(events_rows[i].event, event))
-			return &events_rows[i];
+	for (unsigned i = 0; m && i < m->count; i++)
+		if (!str_casecmp(m->rows[i].event, event))
+			return &m->rows[i];
 	return NULL;
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Expectations for the seeds' events: ONE table (tests/expect/seed_table.c) binding every event a
- * seed's tables name to one or two cases (a kernel at a size, the reference events counted
- * beside it, a relation), its kind and its source in the seed; the relation language (parsed
- * and evaluated here, host-tested); `list coverage`.
+ * Expectations for the seeds' events: per seed model, ONE file (tests/expect/seed_<model>.c,
+ * listed in tests/expect/seed_models.h) declaring the model (its seed, the CPUs it runs on,
+ * the catalogs its names resolve in) and its table, binding every event the seed's tables
+ * name to one or two cases (a kernel at a size, the reference events counted beside it, a
+ * relation), its kind and its source in the seed; the relation language (parsed and
+ * evaluated here, host-tested); `list coverage`.
  *
- * THE TABLE FORMAT: one struct events_row per event of a seed, rows of a model together:
+ * THE TABLE FORMAT: one struct events_row per event of a seed, in its model's file:
  *
  *   ROW(model, EVENT, kind, case0, case1, source, why)
  *	case  CASE(kernel, size, rel) or CASER(kernel, size, rel, "REF_A", "REF_B", ...);
@@ -39,10 +41,12 @@
  * preparation; uncore events counted beside them), the uncore kernels (EVK_U_*) in
  * tests/measure/events_uncore.c (uncore boxes, the UCLK counter, U and T).
  *
- * model: "nhm" (seed 000_666bff9af8f20138.txt, Nehalem core and uncore; checked on
- * Nehalem/Westmere) or "skl" (seed 001_dad58ad4a296bcf3.txt, Skylake client uncore).
- * EVENT: the seed's spelling (EVENT.UMASK); the encoding comes from the event catalog
- * (pmu/catalog.h) by that name, never from this table. source: where the seed says it.
+ * model: the name of the model whose file holds the row: "nhm" (tests/expect/seed_nhm.c:
+ * seed 000_666bff9af8f20138.txt, Nehalem core and uncore; checked on Nehalem/Westmere) or
+ * "skl" (tests/expect/seed_skl.c: seed 001_dad58ad4a296bcf3.txt, Skylake client uncore).
+ * EVENT: the seed's spelling (EVENT.UMASK); the encoding comes from the model's event
+ * catalogs (pmu/catalog.h) by that name, never from this table. source: where the seed
+ * says it.
  *
  * The canonical event list is the table itself. Rule (seed 000): every EVENT.UMASK the
  * seed names in a table or its text, with (1) names wrapped over lines joined (after the
@@ -64,8 +68,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "pmu/catalog.h"
+#include "pmu/pmu.h"
+#include "tests/kernels/kernels.h"
 
-/* What a row runs. Memory kernels take a working set in bytes, the others iterations. */
+/* What a row runs: a workload, a kernel of tests/kernels/kernels.h's table and what is done
+ * before it (ev_workload()). Memory kernels take a working set in bytes, the others
+ * iterations. */
 enum ev_kernel {
 	EVK_NONE = 0,
 	EVK_LOOP,	/* loop4: add, add, dec, jnz (4 instructions, 1 branch, no memory) */
@@ -158,7 +167,7 @@ struct ev_case {
 };
 
 struct events_row {
-	const char *model;		/* "nhm", "skl" (the check is events.<model>.<EVENT>) */
+	const char *model;		/* its model's name (the check is events.<model>.<EVENT>) */
 	const char *event;		/* the seed's spelling */
 	uint8_t kind;			/* enum ev_rel */
 	struct ev_case c[EV_MAX_CASES];
@@ -174,19 +183,31 @@ struct events_row {
 #define ROW(m, ev, kind, c0, c1, src, why)	{ (m), (ev), (kind), { c0, c1 }, (src), (why) }
 #define NONE(m, ev, why, src)		ROW(m, ev, EVR_NONE, NOCASE, NOCASE, src, why)
 
-extern const struct events_row events_rows[];
-extern const unsigned events_nrows;
+#define EV_MAX_UARCHS	4
+#define EV_MAX_CATALOGS	4
 
-/* The models of the table, with their seed and the CPU they run on. */
+/* A seed model: tests/expect/seed_<model>.c defines seed_model_<model>. */
 struct events_model {
-	const char *model;	/* "nhm" */
+	const char *model;	/* "nhm" (the check is events.<model>) */
 	const char *seed;	/* "000_666bff9af8f20138.txt" */
-	const char *cpu;	/* "Nehalem/Westmere" */
-	unsigned first, count;	/* its rows: events_rows[first .. first + count) */
+	const char *cpu;	/* "Nehalem/Westmere", for SKIP reasons and `list coverage` */
+	enum pmu_uarch uarchs[EV_MAX_UARCHS];	/* the CPUs it runs on (UARCH_UNKNOWN ends) */
+	const char *catalogs[EV_MAX_CATALOGS];	/* where its names resolve, in lookup order
+						 * (pmu_catalog_by_model; NULL ends) */
+	const struct events_row *rows;	/* its table, one row per event */
+	unsigned count;
 };
-/* Sorted by model at first use; NULL-safe; the number of models. */
-unsigned events_models(const struct events_model **out);
+
+/* The models, in tests/expect/seed_models.h's order; how many. */
+extern const struct events_model *const events_models[];
+extern const unsigned events_nmodels;
+/* The model named `model`, or NULL. */
 const struct events_model *events_model_by_name(const char *model);
+/* Whether m's events are those of microarchitecture u. */
+bool events_model_runs_on(const struct events_model *m, enum pmu_uarch u);
+/* m's catalogs that this build has, in lookup order, into cats[0..max); how many. */
+unsigned events_model_catalogs(const struct events_model *m, const struct pmu_catalog **cats,
+			       unsigned max);
 
 /* The iterations n a (kernel, size) is measured over (count(2n) - count(n)): the size for
  * compute kernels; nodes for a warm chase (a lap), half the lines up to EV_COLD_STEPS for a
@@ -206,7 +227,19 @@ uint64_t events_iters(unsigned kernel, uint32_t size);
 #define EV_PAST_L2	0x80000000u
 uint64_t events_ws_bytes(uint32_t size, uint64_t l2, uint64_t l3, char *err, size_t len);
 
-/* Kernel names for results and `list coverage`; an uncore kernel's size in words. */
+/* A workload (enum ev_kernel): its name, the kernel it runs, and how a size becomes its
+ * iterations; the engines (tests/checks/events.c, tests/measure/events_uncore.c) do what
+ * its comment above says before it. */
+struct ev_workload {
+	const char *name;	/* in results and `list coverage` ("chase_cold") */
+	uint8_t kernel;		/* enum kernel_id; K_COUNT for EVK_NONE */
+	uint16_t iter_bytes;	/* core memory workloads: n = size / iter_bytes; 0: n = size */
+	uint32_t max_iters;	/* and at most this many, 0: no cap (the cold chase's) */
+	const char *size_text;	/* uncore workloads: their own size, in words */
+};
+/* Workload k, or NULL past the end. */
+const struct ev_workload *ev_workload(unsigned k);
+/* Its name for results and `list coverage`; an uncore workload's size in words ("?"). */
 const char *ev_kernel_name(unsigned k);
 const char *ev_kernel_size_text(unsigned k);
 const char *ev_kind_name(unsigned kind);
@@ -214,8 +247,8 @@ const char *ev_kind_name(unsigned kind);
 /* How many cases row r has (0 for NONE); how many references case c names. */
 unsigned events_ncases(const struct events_row *r);
 unsigned events_nrefs(const struct ev_case *c);
-/* The row of `event` for `model`, or NULL. */
-const struct events_row *events_find(const char *model, const char *event);
+/* The row of `event` in model m, or NULL. */
+const struct events_row *events_find(const struct events_model *m, const char *event);
 
 /* The values a relation is evaluated over. */
 struct ev_vals {

@@ -9,35 +9,35 @@
 #include "lib/string.h"
 
 const struct measure_kernel_info measure_kernels[MK_COUNT] = {
-	[MK_LOOP4] = { "loop4", false, 100000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_LOOP4] = { "loop4", K_loop4, MP_NONE, 0, 100000, 1, MEASURE_ITERS_MAX, 1,
 		       "iterations of the calibrated loop: ADD, ADD, DEC, JNZ (4 instructions, 1 branch)" },
-	[MK_ADD_CHAIN] = { "add_chain", false, 100000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_ADD_CHAIN] = { "add_chain", K_add_chain, MP_NONE, 0, 100000, 1, MEASURE_ITERS_MAX, 1,
 			   "iterations of 8 dependent ADDs, DEC, JNZ (10 instructions)" },
-	[MK_IMUL_CHAIN] = { "imul_chain", false, 100000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_IMUL_CHAIN] = { "imul_chain", K_imul_chain, MP_NONE, 0, 100000, 1, MEASURE_ITERS_MAX, 1,
 			    "iterations of 4 dependent IMULs, DEC, JNZ (6 instructions)" },
-	[MK_DIV_LOOP] = { "div_loop", false, 10000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_DIV_LOOP] = { "div_loop", K_div_loop, MP_NONE, 0, 10000, 1, MEASURE_ITERS_MAX, 1,
 			  "iterations of XOR, 64-bit DIV, 8 dependent ADDs, DEC, JNZ (12 instructions)" },
-	[MK_BRANCH_LFSR] = { "branch_lfsr", false, 20000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_BRANCH_LFSR] = { "branch_lfsr", K_branch_lfsr, MP_LFSR, 0, 20000, 1, MEASURE_ITERS_MAX, 1,
 			     "iterations of a branch on a pseudo-random LFSR bit (10 instructions, 11 "
 			     "when it falls through; 2 branches; about half mispredicted)" },
-	[MK_BRANCH_ALT] = { "branch_alt", false, 20000, 1, MEASURE_ITERS_MAX, 1,
+	[MK_BRANCH_ALT] = { "branch_alt", K_branch_pattern, MP_ALT, 0, 20000, 1, MEASURE_ITERS_MAX, 1,
 			    "iterations of a branch taken every other time (7 instructions, 8 when it "
 			    "falls through; 2 branches; learnt)" },
-	[MK_BIGCODE] = { "bigcode", false, 100, 1, 1ULL << 20, 1,
+	[MK_BIGCODE] = { "bigcode", K_bigcode, MP_NONE, 0, 100, 1, 1ULL << 20, 1,
 			 "iterations over 64 KiB of straight-line code (16386 instructions)" },
-	[MK_SMALLCODE] = { "smallcode", false, 1000, 1, 1ULL << 24, 1,
+	[MK_SMALLCODE] = { "smallcode", K_smallcode, MP_NONE, 0, 1000, 1, 1ULL << 24, 1,
 			   "iterations over 2 KiB of straight-line code (514 instructions)" },
-	[MK_CHASE] = { "chase", true, 256ULL << 10, 128, 1ULL << 40, 64,
+	[MK_CHASE] = { "chase", K_chase, MP_CHASE, 64, 256ULL << 10, 128, 1ULL << 40, 64,
 		       "bytes of a warm pointer chase, one node per 64-byte line in random order "
 		       "(n = SIZE/64 loads: one more pass)" },
-	[MK_CHASE_COLD] = { "chase_cold", true, 16ULL << 20, 128, 1ULL << 40, 128,
+	[MK_CHASE_COLD] = { "chase_cold", K_chase, MP_CHASE_COLD, 128, 16ULL << 20, 128, 1ULL << 40, 128,
 			    "bytes of a pointer chase whose lines are CLFLUSHed before each run "
 			    "(n = SIZE/128 steps, each a cold line)" },
-	[MK_STORE_PLAIN] = { "store_plain", true, 1ULL << 20, 128, 1ULL << 40, 128,
+	[MK_STORE_PLAIN] = { "store_plain", K_store_plain, MP_NONE, 128, 1ULL << 20, 128, 1ULL << 40, 128,
 			     "bytes written with 8 MOVs per 64-byte line (n = SIZE/128 lines)" },
-	[MK_STORE_NT] = { "store_nt", true, 1ULL << 20, 128, 1ULL << 40, 128,
+	[MK_STORE_NT] = { "store_nt", K_store_nt, MP_NONE, 128, 1ULL << 20, 128, 1ULL << 40, 128,
 			  "bytes written with 8 MOVNTIs per line (n = SIZE/128 lines)" },
-	[MK_STORE_NTDQ] = { "store_ntdq", true, 1ULL << 20, 128, 1ULL << 40, 128,
+	[MK_STORE_NTDQ] = { "store_ntdq", K_store_ntdq, MP_NONE, 128, 1ULL << 20, 128, 1ULL << 40, 128,
 			    "bytes written with 4 MOVNTDQs per line (n = SIZE/128 lines)" },
 };
 
@@ -458,7 +458,7 @@ static int parse_size(const struct measure_kernel_info *k, struct sl s, uint64_t
 	if (r || v < k->min || v > k->max)
 		return fail(err, errlen, "size %.*s out of range for %s (%llu..%llu %s)", clampi(s.n),
 			    s.p, k->name, (unsigned long long)k->min, (unsigned long long)k->max,
-			    k->memory ? "bytes" : "iterations");
+			    kernel_memory(k->kernel) ? "bytes" : "iterations");
 	if (v % k->align)
 		return fail(err, errlen, "size %.*s of %s is not a multiple of %llu bytes",
 			    clampi(s.n), s.p, k->name, (unsigned long long)k->align);
@@ -648,20 +648,12 @@ int measure_set_format(const struct measure_set *s, char *buf, size_t len)
 
 uint64_t measure_iterations(const struct measure_set *s)
 {
-	switch (s->kernel) {
-	case MK_CHASE:
-		return s->size / 64;
-	case MK_CHASE_COLD:
-	case MK_STORE_PLAIN:
-	case MK_STORE_NT:
-	case MK_STORE_NTDQ:
-		return s->size / 128;
-	default:
-		return s->size;
-	}
+	unsigned per = s->kernel < MK_COUNT ? measure_kernels[s->kernel].iter_bytes : 0;
+
+	return per ? s->size / per : s->size;
 }
 
 uint64_t measure_buffer_bytes(const struct measure_set *s)
 {
-	return s->kernel < MK_COUNT && measure_kernels[s->kernel].memory ? s->size : 0;
+	return s->kernel < MK_COUNT && kernel_memory(measure_kernels[s->kernel].kernel) ? s->size : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tests/kernels/kernels.h"
 
 #define MEASURE_MAX_SETS	8	/* measure= options kept */
 #define MEASURE_MAX_EVENTS	16	/* events in one set */
@@ -13,7 +14,8 @@
 #define MEASURE_LABEL_LEN	24	/* a raw event's name= label */
 #define MEASURE_ITERS_MAX	(1ULL << 30)
 
-/* The kernels a set may run (tests/kernels/kernels.h). */
+/* The workloads a set may run (KERNEL[:SIZE]): a kernel of tests/kernels/kernels.h's table, and
+ * what is done before it (measure_kernels[]). */
 enum measure_kernel {
 	MK_LOOP4 = 0,
 	MK_ADD_CHAIN,
@@ -31,9 +33,21 @@ enum measure_kernel {
 	MK_COUNT
 };
 
+/* What runs before each run of the kernel, beside its argument. */
+enum measure_prep {
+	MP_NONE = 0,		/* nothing: an iteration kernel, or lines of the test buffer */
+	MP_LFSR,		/* branch_lfsr: its LFSR set to the same state */
+	MP_ALT,			/* branch_pattern taking its branch every other time */
+	MP_CHASE,		/* a chase built over SIZE bytes of the test buffer */
+	MP_CHASE_COLD,		/* ... whose lines are CLFLUSHed before each run */
+};
+
 struct measure_kernel_info {
-	const char *name;
-	bool memory;		/* SIZE is bytes of the test buffer, else iterations */
+	const char *name;	/* as measure= writes it: the kernel's own, or the workload's */
+	uint8_t kernel;		/* enum kernel_id: what runs; its memory flag says whether SIZE
+				 * is bytes of the test buffer or iterations */
+	uint8_t prep;		/* enum measure_prep */
+	uint8_t iter_bytes;	/* memory kernels: SIZE / iter_bytes iterations; 0: SIZE */
 	uint64_t def_size;	/* SIZE when none is given */
 	uint64_t min, max;	/* SIZE range */
 	uint64_t align;		/* SIZE must be a multiple of this */

@@ -27,7 +27,7 @@ FUZZ_MODS_fuzz_options_cmdline := $(FUZZ_OPT_MODS)
 FUZZ_MODS_fuzz_measure         := $(FUZZ_OPT_MODS) tests/measure/user_events.c $(FUZZ_CAT_MODS)
 FUZZ_MODS_fuzz_catalog         := lib/fmt.c lib/string.c $(FUZZ_CAT_MODS)
 FUZZ_HDRS := tests/host/fuzz_options.h tests/harness/options.h tests/harness/measure_opt.h tests/measure/user_events.h \
-	pmu/catalog.h pmu/catalog_models.h pmu/event.h tests/measure/pmu_run.h
+	pmu/catalog.h pmu/catalog_models.h pmu/event.h tests/measure/pmu_run.h tests/kernels/kernels.h
 
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_HARNESSES))
 

@@ -28,7 +28,7 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h tests/harness/options.h tests/ha
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/measure/pmu_run.h \
 	tests/measure/region.h tests/expect/arch.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
-	tests/measure/user_events.h pmu/catalog.h
+	tests/measure/user_events.h pmu/catalog.h tests/kernels/kernels.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
@@ -68,13 +68,17 @@ HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fm
 HOST_MODS_test_uncore := pmu/uncore.c pmu/pmu.c pmu/discover.c pmu/lbr.c pmu/ds.c \
 	arch/x86/cpuid.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_EXTRA_DEPS_test_string := lib/string.c
-# The seed-event table against the event catalog (the generated tables: Makefile's
-# CATALOG_SRCS, so only when included from it).
+# The seed models (a file tests/expect/seed_<model>.c per line of tests/expect/seed_models.h)
+# against the event catalog (the generated tables: Makefile's CATALOG_SRCS, so only when
+# included from it).
+HOST_SEED_MODELS := $(patsubst %,tests/expect/seed_%.c,$(shell sed -n \
+	's/^.X.\([a-z0-9_]*\),.*/\1/p' tests/expect/seed_models.h))
 ifdef CATALOG_SRCS
 HOST_TESTS += test_events
-HOST_MODS_test_events := tests/expect/seed.c tests/expect/seed_table.c pmu/catalog.c pmu/catalog_arch.c \
+HOST_MODS_test_events := tests/expect/seed.c $(HOST_SEED_MODELS) pmu/catalog.c pmu/catalog_arch.c \
 	pmu/catalog_skl_unc.c $(CATALOG_SRCS) lib/fmt.c lib/string.c
-HOST_EXTRA_DEPS_test_events := tests/expect/seed.h pmu/catalog.h
+HOST_EXTRA_DEPS_test_events := tests/expect/seed.h tests/expect/seed_models.h \
+	tests/expect/seed_rows.h pmu/catalog.h
 endif
 
 # The event catalogs, generated from libpfm4 by tests/host/gen_catalog.c (as the firmware

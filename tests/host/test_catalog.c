@@ -172,6 +172,26 @@ static void test_find_unknown(void **state)
 				     "INST_RETIRED.ANY", NULL));
 }
 
+/* The one MODEL::EVENT parser: the prefix up to the first "::", cut to the buffer. */
+static void test_split_model(void **state)
+{
+	char buf[8];
+	const char *model = (const void *)1;
+
+	(void)state;
+	assert_string_equal(pmu_catalog_split_model("skl::A.B:u", buf, sizeof(buf), &model), "A.B:u");
+	assert_string_equal(model, "skl");
+	assert_string_equal(pmu_catalog_split_model("A.B:u", buf, sizeof(buf), &model), "A.B:u");
+	assert_null(model);
+	assert_string_equal(pmu_catalog_split_model("::A", buf, sizeof(buf), &model), "A");
+	assert_string_equal(model, "");
+	assert_string_equal(pmu_catalog_split_model("a::b::c", buf, sizeof(buf), &model), "b::c");
+	assert_string_equal(model, "a");
+	assert_string_equal(pmu_catalog_split_model("longer_than_8::X", buf, sizeof(buf), &model),
+			    "X");
+	assert_string_equal(model, "longer_");
+}
+
 static void test_suggest(void **state)
 {
 	const struct pmu_catalog *c[4];
@@ -690,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_by_model),
 		cmocka_unit_test(test_find_spellings),
 		cmocka_unit_test(test_find_unknown),
+		cmocka_unit_test(test_split_model),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_evtsel),
 		cmocka_unit_test(test_counters_and_fixed),

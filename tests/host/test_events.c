@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host unit tests of the one seed-event table (tests/expect/seed_table.c) and its relation language
- * (tests/expect/seed.c): the parser and evaluator; every row well-formed, each event once, rows of
- * a model together, the seeds' counts, at least 90% of each model's events bound, every name
- * in the event catalog; every relation but the quiet ones fails on a dead counter, the uncore
- * ones on a runaway one too.
+ * Host unit tests of the seed models (tests/expect/seed_models.h, a file tests/expect/seed_<model>.c
+ * each) and their relation language (tests/expect/seed.c): the parser and evaluator; every row
+ * well-formed and its model's, each event once in a model, the seeds' counts, at least 90% of
+ * each model's events bound, every name in the model's catalogs; every relation but the quiet
+ * ones fails on a dead counter, the uncore ones on a runaway one too.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +16,26 @@
 
 #include "pmu/catalog.h"
 #include "tests/expect/seed.h"
+
+/* The rows of every model, one after the other: how many, and row i. */
+static unsigned all_nrows(void)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < events_nmodels; k++)
+		n += events_models[k]->count;
+	return n;
+}
+
+static const struct events_row *all_row(unsigned i)
+{
+	for (unsigned k = 0; k < events_nmodels; k++) {
+		if (i < events_models[k]->count)
+			return &events_models[k]->rows[i];
+		i -= events_models[k]->count;
+	}
+	return NULL;
+}
 
 /* --- The relation language -------------------------------------------------------------- */
 
@@ -117,9 +137,9 @@ static void test_v_bounds_table(void **state)
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++)
-		for (unsigned k = 0; k < events_ncases(&events_rows[i]); k++) {
-			const char *rel = events_rows[i].c[k].rel;
+	for (unsigned i = 0; i < all_nrows(); i++)
+		for (unsigned k = 0; k < events_ncases(all_row(i)); k++) {
+			const char *rel = all_row(i)->c[k].rel;
 			struct ev_vals x = { .n = 5000, .uclk = 1000000, .us = 500,
 					     .ref = { 4000, 3000, 2000, 1000, 500, 400, 300, 200 } };
 			struct ev_bounds b;
@@ -169,8 +189,8 @@ static void test_rows_well_formed(void **state)
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++) {
-		const struct events_row *r = &events_rows[i];
+	for (unsigned i = 0; i < all_nrows(); i++) {
+		const struct events_row *r = all_row(i);
 		const char *why;
 
 		if (!events_row_ok(r, &why)) {
@@ -186,7 +206,7 @@ static void test_rows_well_formed(void **state)
 				bad++;
 			}
 			for (unsigned j = 0; j < events_nrefs(c); j++) {
-				if (!events_find(r->model, c->refs[j])) {
+				if (!events_find(events_model_by_name(r->model), c->refs[j])) {
 					printf("row %s.%s: reference %s is no seed event of %s\n", r->model,
 					       r->event, c->refs[j], r->model);
 					bad++;
@@ -205,29 +225,33 @@ static void test_rows_well_formed(void **state)
 	assert_int_equal(bad, 0);
 }
 
-static void test_each_event_once_models_contiguous(void **state)
+/* Within a model each event once; every row names the model of its file. */
+static void test_each_event_once_rows_of_their_model(void **state)
 {
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++) {
-		for (unsigned j = i + 1; j < events_nrows; j++) {
-			if (!strcmp(events_rows[i].model, events_rows[j].model) &&
-			    !strcmp(events_rows[i].event, events_rows[j].event)) {
-				printf("%s.%s twice (rows %u, %u)\n", events_rows[i].model,
-				       events_rows[i].event, i, j);
+	for (unsigned k = 0; k < events_nmodels; k++) {
+		const struct events_model *m = events_models[k];
+
+		for (unsigned i = 0; i < m->count; i++) {
+			if (!m->rows[i].model || strcmp(m->rows[i].model, m->model)) {
+				printf("%s.%s: in model %s's table\n", m->rows[i].model,
+				       m->rows[i].event, m->model);
 				bad++;
 			}
-		}
-		/* A model's rows together: once it changes, the earlier model never returns. */
-		if (i > 0 && strcmp(events_rows[i].model, events_rows[i - 1].model))
-			for (unsigned j = 0; j + 1 < i; j++)
-				if (!strcmp(events_rows[j].model, events_rows[i].model)) {
-					printf("model %s's rows are not together (row %u)\n",
-					       events_rows[i].model, i);
+			for (unsigned j = i + 1; j < m->count; j++)
+				if (!strcmp(m->rows[i].event, m->rows[j].event)) {
+					printf("%s.%s twice (rows %u, %u)\n", m->model,
+					       m->rows[i].event, i, j);
 					bad++;
-					break;
 				}
+		}
+		for (unsigned j = 0; j < k; j++)
+			if (!strcmp(events_models[j]->model, m->model)) {
+				printf("model %s twice\n", m->model);
+				bad++;
+			}
 	}
 	assert_int_equal(bad, 0);
 }
@@ -236,62 +260,66 @@ static void test_each_event_once_models_contiguous(void **state)
  * 001's 20. */
 static void test_models_and_counts(void **state)
 {
-	const struct events_model *m;
-	unsigned n = events_models(&m);
 	(void)state;
 
-	assert_int_equal(n, 2);
+	assert_int_equal(events_nmodels, 2);
 	assert_non_null(events_model_by_name("nhm"));
 	assert_int_equal(events_model_by_name("nhm")->count, 430);
 	assert_int_equal(events_model_by_name("skl")->count, 20);
+	assert_null(events_model_by_name("xyz"));
+	assert_true(events_model_runs_on(events_model_by_name("nhm"), UARCH_WESTMERE));
+	assert_false(events_model_runs_on(events_model_by_name("nhm"), UARCH_SKYLAKE));
+	assert_true(events_model_runs_on(events_model_by_name("skl"), UARCH_KABY_LAKE));
 }
 
 /* At least 90% of each model's events bound to a relation (quiet rows counted, and shown,
  * apart). The table has no placeholders: enforced. */
 static void test_coverage(void **state)
 {
-	const struct events_model *m;
-	unsigned n = events_models(&m), short_of = 0;
+	unsigned short_of = 0;
 	(void)state;
 
-	for (unsigned k = 0; k < n; k++) {
-		unsigned with = 0, quiet = 0, all = m[k].count;
+	for (unsigned k = 0; k < events_nmodels; k++) {
+		const struct events_model *m = events_models[k];
+		unsigned with = 0, quiet = 0, all = m->count;
 
-		for (unsigned i = m[k].first; i < m[k].first + m[k].count; i++) {
-			with += events_rows[i].kind != EVR_NONE;
-			quiet += events_rows[i].kind == EVR_QUIET;
-			if (events_rows[i].why && strstr(events_rows[i].why, "not bound yet")) {
-				printf("%s.%s: a placeholder\n", m[k].model, events_rows[i].event);
+		for (unsigned i = 0; i < m->count; i++) {
+			with += m->rows[i].kind != EVR_NONE;
+			quiet += m->rows[i].kind == EVR_QUIET;
+			if (m->rows[i].why && strstr(m->rows[i].why, "not bound yet")) {
+				printf("%s.%s: a placeholder\n", m->model, m->rows[i].event);
 				short_of++;
 			}
 		}
 		printf("coverage %s: %u of %u events have an expectation (%u.%u%%), %u of them quiet\n",
-		       m[k].model, with, all, with * 100 / all, with * 1000 / all % 10, quiet);
+		       m->model, with, all, with * 100 / all, with * 1000 / all % 10, quiet);
 		if (with * 10 < all * 9)
 			short_of++;
 	}
 	assert_int_equal(short_of, 0);
 }
 
-/* Every name a row uses resolves in the model's catalogs. */
+/* Every name a row uses resolves in the model's catalogs, and every catalog a model names
+ * is in the build. */
 static void test_names_in_catalog(void **state)
 {
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++) {
-		const struct events_row *r = &events_rows[i];
-		const struct pmu_catalog *cats[3];
+	for (unsigned k = 0; k < events_nmodels; k++)
+		for (unsigned c = 0; c < EV_MAX_CATALOGS && events_models[k]->catalogs[c]; c++)
+			if (!pmu_catalog_by_model(events_models[k]->catalogs[c])) {
+				printf("model %s: no catalog %s\n", events_models[k]->model,
+				       events_models[k]->catalogs[c]);
+				bad++;
+			}
+	for (unsigned i = 0; i < all_nrows(); i++) {
+		const struct events_row *r = all_row(i);
+		const struct pmu_catalog *cats[EV_MAX_CATALOGS];
 		const char *names[EV_MAX_CASES * EV_MAX_REFS + 1];
-		unsigned nc = 0, nn = 0;
+		unsigned nc = events_model_catalogs(events_model_by_name(r->model), cats,
+						    EV_MAX_CATALOGS), nn = 0;
 
-		if (!strcmp(r->model, "nhm")) {
-			cats[nc++] = pmu_catalog_by_model("nhm");
-			cats[nc++] = pmu_catalog_by_model("nhm_unc");
-			cats[nc++] = pmu_catalog_by_model("arch");
-		} else {
-			cats[nc++] = pmu_catalog_by_model("skl_unc");
-		}
 		names[nn++] = r->event;
 		for (unsigned k = 0; k < events_ncases(r); k++)
 			for (unsigned j = 0; j < events_nrefs(&r->c[k]); j++)
@@ -314,8 +342,8 @@ static void test_dead_counter_fails(void **state)
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++) {
-		const struct events_row *r = &events_rows[i];
+	for (unsigned i = 0; i < all_nrows(); i++) {
+		const struct events_row *r = all_row(i);
 		bool fails = false;
 
 		for (unsigned k = 0; k < events_ncases(r); k++) {
@@ -342,8 +370,8 @@ static void test_runaway_uncore_fails(void **state)
 	unsigned bad = 0;
 	(void)state;
 
-	for (unsigned i = 0; i < events_nrows; i++) {
-		const struct events_row *r = &events_rows[i];
+	for (unsigned i = 0; i < all_nrows(); i++) {
+		const struct events_row *r = all_row(i);
 		bool fails = false;
 
 		if (r->kind == EVR_NONE || !ev_kernel_uncore(r->c[0].kernel))
@@ -385,16 +413,47 @@ static void test_ws_bytes(void **state)
 	assert_int_equal(events_iters(EVK_CHASE_HITM, 65536), 512);
 }
 
+/* The workloads: each (EVK_NONE aside) runs a kernel of the kernel table; a core workload's
+ * size is bytes exactly when its kernel is a memory kernel; the uncore ones say their size. */
+static void test_workloads(void **state)
+{
+	(void)state;
+
+	assert_string_equal(ev_kernel_name(EVK_NONE), "none");
+	assert_string_equal(ev_kernel_name(EVK_COUNT), "?");
+	assert_null(ev_workload(EVK_COUNT));
+	for (unsigned k = EVK_NONE + 1; k < EVK_COUNT; k++) {
+		const struct ev_workload *w = ev_workload(k);
+
+		assert_non_null(w);
+		assert_true(w->kernel < K_COUNT);
+		if (ev_kernel_uncore(k)) {
+			assert_non_null(w->size_text);
+			assert_int_equal(w->iter_bytes, 0);
+		} else {
+			assert_null(w->size_text);
+			assert_int_equal(w->iter_bytes != 0, kernel_memory(w->kernel));
+		}
+	}
+	assert_int_equal(events_iters(EVK_CHASE_COLD, 8u << 20), EV_COLD_STEPS);
+	assert_int_equal(events_iters(EVK_CHASE_COLD, 1u << 20), 8192);
+	assert_int_equal(events_iters(EVK_CHASE_PAGE, 256u << 20), 65536);
+	assert_int_equal(events_iters(EVK_STORE_SHARED, 65536), 1024);
+	assert_int_equal(events_iters(EVK_DIV, 10000), 10000);
+	assert_int_equal(events_iters(EVK_U_DRAM, 7), 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_eval),
 		cmocka_unit_test(test_ws_bytes),
+		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_identity_form),
 		cmocka_unit_test(test_v_bounds),
 		cmocka_unit_test(test_v_bounds_table),
 		cmocka_unit_test(test_rows_well_formed),
-		cmocka_unit_test(test_each_event_once_models_contiguous),
+		cmocka_unit_test(test_each_event_once_rows_of_their_model),
 		cmocka_unit_test(test_models_and_counts),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_names_in_catalog),

@@ -370,6 +370,37 @@ static void test_round_trip(void **state)
 	}
 }
 
+/* measure='s workloads on the kernel table: each runs a kernel of it; a row named after a
+ * kernel runs that kernel; SIZE is bytes exactly for the memory kernels, whose iterations are
+ * SIZE / iter_bytes; the iterations of every row at its default size. */
+static void test_workloads_on_kernel_table(void **state)
+{
+	static const uint64_t n_default[MK_COUNT] = {
+		[MK_LOOP4] = 100000, [MK_ADD_CHAIN] = 100000, [MK_IMUL_CHAIN] = 100000,
+		[MK_DIV_LOOP] = 10000, [MK_BRANCH_LFSR] = 20000, [MK_BRANCH_ALT] = 20000,
+		[MK_BIGCODE] = 100, [MK_SMALLCODE] = 1000, [MK_CHASE] = 4096,
+		[MK_CHASE_COLD] = 131072, [MK_STORE_PLAIN] = 8192, [MK_STORE_NT] = 8192,
+		[MK_STORE_NTDQ] = 8192,
+	};
+	(void)state;
+
+	for (unsigned i = 0; i < MK_COUNT; i++) {
+		const struct measure_kernel_info *w = &measure_kernels[i];
+		struct measure_set set = { .kernel = (enum measure_kernel)i, .size = w->def_size };
+
+		assert_true(w->kernel < K_COUNT);
+		for (unsigned k = 0; k < K_COUNT; k++)
+			if (!strcmp(w->name, kernel_name(k)))
+				assert_int_equal(w->kernel, k);
+		assert_int_equal(w->iter_bytes != 0, kernel_memory(w->kernel));
+		assert_int_equal(measure_iterations(&set), n_default[i]);
+		assert_int_equal(measure_buffer_bytes(&set), kernel_memory(w->kernel) ? w->def_size : 0);
+	}
+	assert_string_equal(kernel_name(K_loop4), "loop4");
+	assert_string_equal(kernel_name(K_COUNT), "?");
+	assert_false(kernel_memory(K_COUNT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_sets_and_list),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_workloads_on_kernel_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -717,3 +717,9 @@ const struct kernel_desc kernel_false_share_desc = {
 	.name = "false_share", .fn = kernel_false_share, .predict = predict_false_share,
 	.insns_per_iter = 3,
 };
+
+/* --- The kernel table ----------------------------------------------------------------- */
+
+#define KERNEL_ENTRY(name, memory)	[K_##name] = &kernel_##name##_desc,
+const struct kernel_desc *const kernel_table[K_COUNT] = { KERNELS(KERNEL_ENTRY) };
+#undef KERNEL_ENTRY

@@ -49,46 +49,87 @@ struct kernel_desc {
 	uint64_t insns_per_iter;
 };
 
-/* The kernels (models in kernels.c, code in the .S files named). */
-extern const struct kernel_desc kernel_loop4_desc;		/* loop.S */
-extern const struct kernel_desc kernel_add_chain_desc;		/* arith.S */
-extern const struct kernel_desc kernel_imul_chain_desc;
-extern const struct kernel_desc kernel_div_loop_desc;
-extern const struct kernel_desc kernel_chase_desc;		/* chase.S: arg = first node */
-extern const struct kernel_desc kernel_branch_pattern_desc;	/* branch.S: arg = branch_pattern */
-extern const struct kernel_desc kernel_branch_lfsr_desc;	/* arg = branch_lfsr */
-extern const struct kernel_desc kernel_store_nt_desc;		/* store.S: arg = 64-byte aligned */
-extern const struct kernel_desc kernel_store_ntdq_desc;
-extern const struct kernel_desc kernel_store_plain_desc;
-extern const struct kernel_desc kernel_bigcode_desc;		/* bigcode.S */
-extern const struct kernel_desc kernel_smallcode_desc;		/* bigcode.S: 2 KiB of code */
+/*
+ * THE KERNEL TABLE: every kernel once, X(name, memory). Its model is kernel_<name>_desc
+ * (kernels.c; .name is <name>), its code kernel_<name> in the .S file named; memory: its
+ * argument is consecutive 64-byte lines or a chase's nodes, so a size for it is bytes of
+ * the test buffer (otherwise iterations). What runs a kernel says so by its id K_<name>:
+ * kernel_table[K_<name>] is its model. The workloads build on it, a kernel each and what is
+ * done before it: measure= (tests/harness/measure_opt.h, with a default size) and the seed
+ * models' (tests/expect/seed.h EVK_*: cold, flushed or clean lines, another CPU's ...).
+ */
+#define KERNELS(X)										\
+	X(loop4, false)			/* loop.S */						\
+	X(add_chain, false)		/* arith.S */						\
+	X(imul_chain, false)									\
+	X(div_loop, false)									\
+	X(chase, true)			/* chase.S: arg = first node */				\
+	X(branch_pattern, false)	/* branch.S: arg = branch_pattern */			\
+	X(branch_lfsr, false)		/* arg = branch_lfsr */					\
+	X(store_nt, true)		/* store.S: arg = 64-byte aligned */			\
+	X(store_ntdq, true)									\
+	X(store_plain, true)									\
+	X(bigcode, false)		/* bigcode.S */						\
+	X(smallcode, false)		/* bigcode.S: 2 KiB of code */				\
+	X(iret_loop, false)		/* far.S */						\
+	X(cpuid_loop, false)		/* cpuid.S */						\
+	X(regs_loop, false)		/* loop.S */						\
+	X(branch_mix, false)		/* mix.S: arg = a quadword */				\
+	X(ind_misp, false)		/* misp.S: arg = struct ind_misp */			\
+	/* fp.S: x87, MMX, SSE, locked, length-changing-prefix, denormal and control-word */	\
+	X(x87_loop, false)									\
+	X(mmx_loop, false)									\
+	X(sse_ps_loop, false)									\
+	X(sse_pd_loop, false)									\
+	X(sse_ss_loop, false)									\
+	X(sse_sd_loop, false)									\
+	X(sse_int_loop, false)									\
+	X(lcp_loop, false)									\
+	X(lock_loop, true)		/* arg = 64-byte aligned lines */			\
+	X(x87_denormal, false)		/* arg = a denormal double */				\
+	X(fldcw_loop, false)		/* arg = a word of its own line (stored first) */	\
+	X(load_stream, true)		/* arg = 64-byte aligned lines */			\
+	X(ldmxcsr_loop, false)		/* arg = a doubleword of its own line (stored first) */ \
+	/* xcore.S: cross-core kernels, one side per CPU, both at once (see xcore.S) */		\
+	X(pingpong, false)									\
+	X(produce, false)									\
+	X(consume, false)									\
+	X(false_share, false)
+
+enum kernel_id {
+#define KERNEL_ID(name, memory)	K_##name,
+	KERNELS(KERNEL_ID)
+#undef KERNEL_ID
+	K_COUNT
+};
+
+#define KERNEL_EXTERN(name, memory)	extern const struct kernel_desc kernel_##name##_desc;
+KERNELS(KERNEL_EXTERN)
+#undef KERNEL_EXTERN
+
+/* kernel_table[K_<name>] = &kernel_<name>_desc (kernels.c). */
+extern const struct kernel_desc *const kernel_table[K_COUNT];
+
+/* A kernel's name and whether it is a memory kernel, from the table alone (pure code and the
+ * host tests, which do not link the kernels); "?" and false past the end. */
+static inline const char *kernel_name(unsigned k)
+{
+#define KERNEL_NAME(name, memory)	#name,
+	static const char *const names[K_COUNT] = { KERNELS(KERNEL_NAME) };
+#undef KERNEL_NAME
+	return k < K_COUNT ? names[k] : "?";
+}
+
+static inline bool kernel_memory(unsigned k)
+{
+#define KERNEL_MEMORY(name, memory)	memory,
+	static const bool memory[K_COUNT] = { KERNELS(KERNEL_MEMORY) };
+#undef KERNEL_MEMORY
+	return k < K_COUNT && memory[k];
+}
+
 /* The bigcode kernel's code spans [kernel_bigcode_desc.fn, kernel_bigcode_end). */
 extern char kernel_bigcode_end[];
-extern const struct kernel_desc kernel_iret_loop_desc;		/* far.S */
-extern const struct kernel_desc kernel_cpuid_loop_desc;		/* cpuid.S */
-extern const struct kernel_desc kernel_regs_loop_desc;		/* loop.S */
-extern const struct kernel_desc kernel_branch_mix_desc;		/* mix.S: arg = a quadword */
-extern const struct kernel_desc kernel_ind_misp_desc;		/* misp.S: arg = struct ind_misp */
-/* fp.S: x87, MMX, SSE, locked, length-changing-prefix, denormal and control-word kernels */
-extern const struct kernel_desc kernel_x87_loop_desc;
-extern const struct kernel_desc kernel_mmx_loop_desc;
-extern const struct kernel_desc kernel_sse_ps_loop_desc;
-extern const struct kernel_desc kernel_sse_pd_loop_desc;
-extern const struct kernel_desc kernel_sse_ss_loop_desc;
-extern const struct kernel_desc kernel_sse_sd_loop_desc;
-extern const struct kernel_desc kernel_sse_int_loop_desc;
-extern const struct kernel_desc kernel_lcp_loop_desc;
-extern const struct kernel_desc kernel_lock_loop_desc;		/* arg = 64-byte aligned lines */
-extern const struct kernel_desc kernel_x87_denormal_desc;	/* arg = a denormal double */
-extern const struct kernel_desc kernel_fldcw_loop_desc;		/* arg = a word of its own line (stored first) */
-extern const struct kernel_desc kernel_load_stream_desc;		/* arg = 64-byte aligned lines */
-extern const struct kernel_desc kernel_ldmxcsr_loop_desc;	/* arg = a doubleword of its own line (stored first) */
-
-/* xcore.S: cross-core kernels, one side per CPU, both at once (see xcore.S). */
-extern const struct kernel_desc kernel_pingpong_desc;
-extern const struct kernel_desc kernel_produce_desc;
-extern const struct kernel_desc kernel_consume_desc;
-extern const struct kernel_desc kernel_false_share_desc;
 
 /* Each side's argument (the layout xcore.S reads), in a line of its own. */
 struct xcore_arg {

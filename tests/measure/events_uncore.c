@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The uncore engine of the seed-event checks: each row of tests/expect/seed_table.c whose cases
- * run the uncore kernels (EVK_U_*) is measured here, for the checks events.nhm.<EVENT> and
- * events.skl.<EVENT> (tests/checks/events.c dispatches by the row's kernel). A case's event and its reference
- * events are found in the catalog by name (pmu/catalog.h), placed on the uncore's counters
- * (Nehalem: eight, the row's event on a counter that rotates with the row, so every counter
- * carries driven rows; Skylake: counter 0 of every CBo summed, as seed 001 3.1 recommends,
- * or an ARB counter; the IMC's free-running counters beside them), counted with the fixed
- * UCLK counter over the case's kernel by the differential method (tests/measure/uncore_run.h), and
- * the relation evaluated. References that do not fit beside the event go to another run of
- * the same kernel.
+ * The uncore engine of the seed-event checks: each row of a seed model's table
+ * (tests/expect/seed_<model>.c) whose cases run the uncore kernels (EVK_U_*) is measured
+ * here, for the checks events.<model>.<EVENT> (tests/checks/events.c dispatches by the row's
+ * kernel). A case's event and its reference events are found in the catalog by name
+ * (pmu/catalog.h), placed on the uncore's counters (Nehalem: eight, the row's event on a
+ * counter that rotates with the row, so every counter carries driven rows; Skylake: counter 0
+ * of every CBo summed, as seed 001 3.1 recommends, or an ARB counter; the IMC's free-running
+ * counters beside them), counted with the fixed UCLK counter over the case's kernel by the
+ * differential method (tests/measure/uncore_run.h), and the relation evaluated. References
+ * that do not fit beside the event go to another run of the same kernel.
  */
 #include "arch/x86/cpuid.h"
 #include "arch/x86/io.h"
@@ -22,7 +22,6 @@
 #include "pmu/uncore.h"
 #include "tests/harness/check.h"
 #include "tests/harness/env.h"
-#include "tests/measure/events_uncore.h"
 #include "tests/measure/events_uncore.h"
 #include "tests/measure/region.h"
 #include "tests/expect/seed.h"
@@ -121,11 +120,12 @@ static void before(uint64_t n, void *arg)
 static const char *prepare(unsigned k, char *why, size_t len)
 {
 	uint64_t l2 = cpu_cache_bytes(2), llc = cpu_cache_bytes(3), buf = env.buf_size, ws;
+	const struct ev_workload *w = ev_workload(k);
 	const char *pwhy = NULL;
 
 	memset(&cur, 0, sizeof(cur));
 	cur.k = k;
-	cur.desc = &kernel_chase_desc;
+	cur.desc = w && w->kernel < K_COUNT ? kernel_table[w->kernel] : NULL;	/* the workload's */
 	cur.partner = -1;
 	if (k != EVK_U_LOOP && k != EVK_U_STORE_NT && k != EVK_U_PINGPONG && (!l2 || !llc)) {
 		fmt_snprintf(why, len, "CPUID leaf 4 reports no L2 or L3 (L2 %llu, L3 %llu bytes)",
@@ -134,7 +134,6 @@ static const char *prepare(unsigned k, char *why, size_t len)
 	}
 	switch (k) {
 	case EVK_U_LOOP:
-		cur.desc = &kernel_loop4_desc;
 		cur.n = 100000;
 		break;
 	case EVK_U_L2:
@@ -184,7 +183,6 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		cur.arg = chase_build(env.buf + llc, 2 * cur.n, 64, SEED);
 		break;
 	case EVK_U_STORE_NT:
-		cur.desc = &kernel_store_nt_desc;
 		cur.n = buf / 128 < 65536 ? buf / 128 : 65536;
 		cur.arg = (void *)(uintptr_t)env.buf;
 		break;
@@ -193,7 +191,6 @@ static const char *prepare(unsigned k, char *why, size_t len)
 		 * L2's modified lines out (outside the window): each run then starts from an
 		 * L2 of clean lines, and its writebacks are its own lines beyond the L2's: n - L2
 		 * at n, 2n - L2 at 2n, N more. */
-		cur.desc = &kernel_store_plain_desc;
 		cur.n = llc / 256 > l2 / 64 ? llc / 256 : l2 / 64;
 		cur.region = env.buf + 2 * cur.n * 64;
 		cur.region_bytes = l2;
@@ -548,8 +545,8 @@ enum check_status check_events_uncore_row(struct check_ctx *c, const struct even
 		const char *s = run_case(row, k, pos, &res[k], why, sizeof(why));
 
 		if (s && str_starts_with(s, "FAIL:"))
-			return check_fail(c, "measured=%s expected=%s counted on %s", s + 5, row->event,
-					  ev_kernel_name(row->c[k].kernel));
+			return check_error(c, s + 5, "%s counted on %s", row->event,
+					   ev_kernel_name(row->c[k].kernel));
 		if (s)
 			return check_skip(c, "%s: %s", ev_kernel_name(row->c[k].kernel), s);
 		diag_case(c, row, k, &res[k]);
@@ -563,9 +560,9 @@ enum check_status check_events_uncore_row(struct check_ctx *c, const struct even
 	}
 	for (unsigned k = 0; k < nc; k++)
 		if (!res[k].holds)
-			return check_fail(c, "measured=%s expected=%s (%s, %s) broken: %s", meas,
-					  ev_kind_name(row->kind), ev_kernel_name(row->c[k].kernel),
-					  row->source, res[k].failed);
-	return check_pass(c, "measured=%s expected=%s: %s%s%s (%s)", meas, ev_kind_name(row->kind),
-			  row->c[0].rel, nc > 1 ? " | " : "", nc > 1 ? row->c[1].rel : "", row->source);
+			return check_error(c, meas, "%s (%s, %s) broken: %s",
+					   ev_kind_name(row->kind), ev_kernel_name(row->c[k].kernel),
+					   row->source, res[k].failed);
+	return check_result(c, CHECK_PASS, "%s", "%s: %s%s%s (%s)", meas, ev_kind_name(row->kind),
+			    row->c[0].rel, nc > 1 ? " | " : "", nc > 1 ? row->c[1].rel : "", row->source);
 }

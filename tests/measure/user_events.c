@@ -56,21 +56,6 @@ static void mask_list(uint32_t m, char *buf, size_t len)
 	}
 }
 
-static bool has_model_prefix(const char *name, char *model, size_t len)
-{
-	for (const char *p = name; *p; p++)
-		if (p[0] == ':' && p[1] == ':') {
-			size_t n = (size_t)(p - name);
-
-			if (n >= len)
-				n = len - 1;
-			memcpy(model, name, n);
-			model[n] = '\0';
-			return true;
-		}
-	return false;
-}
-
 /* Check names keep to letters, digits, '_' and '.': "X:u:c=2" becomes "X.u.c2". */
 static void label_chars(char *s)
 {
@@ -90,10 +75,12 @@ static int resolve_named(struct uev_event *e, const struct measure_set *ms,
 {
 	const struct measure_event *m = e->spec;
 	const struct pmu_event_def *d;
-	char model[32], list[96] = "";
+	char mbuf[32], list[96] = "";
+	const char *model;
 	struct measure_event shown;
 
-	if (has_model_prefix(m->name, model, sizeof(model))) {
+	pmu_catalog_split_model(m->name, mbuf, sizeof(mbuf), &model);
+	if (model) {
 		bool known = false;
 
 		for (unsigned i = 0; i < ncats; i++) {

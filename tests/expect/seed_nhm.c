@@ -1,69 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seeds' events and what a real PMU must count for each: the one table (format:
- * tests/expect/seed.h). One row per distinct event; the rows of a model together. Encodings come
- * from the event catalog by name. Sources: seed 000_666bff9af8f20138.txt (Nehalem core and
- * uncore: tables and text as cited per row), seed 001_dad58ad4a296bcf3.txt (Skylake client
- * uncore, Tables 3-1 and 3-2).
- *
- * The core rows' relations, once for all: a range's upper bound and an identity carry 64
- * counts of slack (events straddling the measurement frame); an identity within t/1000 of
- * the larger side is written "(1000 - t) v <= 1000 (sum) + 64000; 1000 v >= (1000 - t)
- * (sum) - 64000", reduced (t = 20: "49 v <= 50 a + ... + 3200; 50 v >= 49 a + ... - 3200").
+ * Seed model "nhm": seed 000_666bff9af8f20138.txt, Nehalem core and uncore (tables and text
+ * as cited per row), checked on Nehalem/Westmere as events.nhm.<EVENT>. The model and its
+ * rows, one per distinct event of the seed (format: tests/expect/seed.h; sizes and
+ * tolerances: tests/expect/seed_rows.h). Encodings come from the event catalogs it names,
+ * by name.
  */
-#include "tests/expect/seed.h"
-
-/* Sizes: iterations of the compute kernels, bytes of the memory kernels' working sets
- * (Nehalem: 32 KiB L1D, 256 KiB L2, 8 MiB L3; 64-entry DTLB, 32 entries for 2 MiB pages). */
-#define N_LOOP		100000		/* loop4 */
-#define N_DIV		10000		/* div_loop, add_chain, imul_chain */
-#define N_BR		10000		/* branch_mix, branch_lfsr */
-#define N_FP		10000		/* x87, MMX, SSE, LCP, denormal, FLDCW, LDMXCSR */
-#define N_BIG		20		/* bigcode: 64 KiB of code a pass */
-#define N_SMALL		1000		/* smallcode: 2 KiB of code a pass */
-#define WS_L1		16384		/* chase within the L1D */
-#define WS_L2		131072		/* chase beyond the L1D, within the L2 */
-#define WS_L3		(EV_PAST_L2 | 2 << 20)	/* chase beyond the L2, within the L3: 2 MiB or twice
-					 * the L2, whichever is more (events.h) */
-#define WS_COLD		(8 << 20)	/* cold chase: 20000 steps, every line flushed */
-#define WS_PAGES	(256 << 20)	/* chase a new 4 KiB page each step: 128 2-MiB pages */
-#define WS_HITM		65536		/* chase over lines the other core holds (its L2) */
-#define ST_L1		8192		/* store / lock lines: 2n within the L1D */
-#define ST_L2		65536		/* 2n within the L2 */
-#define ST_MEM		(8 << 20)	/* 2n beyond the L3 */
-#define LD_STREAM	(2 << 20)	/* load_stream lines, flushed */
-
-/*
- * The uncore rows (the EVK_U_* kernels; Nehalem seed 000 Tables 22-38, Skylake client seed
- * 001 Tables 3-1, 3-2). Tolerances, once for every row that uses them:
- * - "v >= 3/4 N" on the flushed DRAM chase: every step is a random line CLFLUSHed before the
- *   run, so it misses every cache; a quarter is left for steps a prefetcher served.
- * - "v <= 4 N + 4096" (8192 at the IMC): page walks, adjacent-line and stream prefetches add
- *   up to a few requests a step; the constant covers the frame and other agents.
- * - "v >= 1/2 N" on the warm LLC chase (4 x L2): a step misses the L2 with p = 3/4.
- * - quiet: "v <= 1/16 N + 1024" where the kernel's lines never leave the level; peer, remote,
- *   IOH and isochronous events "v <= 1/8 N + 4096" (one socket: no QPI peer snoops; no DMA
- *   runs once boot services are gone, a USB controller left polling reads a few lines per
- *   microframe), their cycle events "v <= 1/100 U + 4096".
- * - identities: "49/50 .. 51/50 of the whole, +- 256": parts and whole are counted in one
- *   window on different counters; 2% and 256 cover events that straddle the window's edges.
- * - a stage of a queue's period <= the whole period: "v <= 11/10 b + 4096", as each count's
- *   differential takes its own minimum over the repetitions.
- * - queues: occupancy >= allocations (an allocated entry is valid at least one cycle);
- *   cycles busy <= occupancy <= depth x cycles busy (the seed's depths: GQ read tracker 32,
- *   write tracker 16, peer probe 12; QHL trackers at most 32); a cycle count <= U + 1024.
- */
-
-
-/* Repeated relations. */
-#define DRIVE_DRAM	"v >= 3/4 N; v <= 4 N + 4096"
-#define DRIVE_IMC	"v >= 3/4 N; v <= 4 N + 8192"
-#define DRIVE_LLC	"v >= 1/2 N; v <= 3 N + 1024"
-#define QUIET_CACHE	"v <= 1/16 N + 1024"
-#define QUIET_EV	"v <= 1/8 N + 4096"
-#define QUIET_CYC	"v <= 1/100 U + 4096"
-#define IDENT3(lo, hi)	"v >= 49/50 a - b - c - 256; v <= 51/50 a - b - c + 256; a >= " lo \
-			"; a <= " hi
+#include "tests/expect/seed_rows.h"
 
 #define S22	"seed 000 Table 22"
 #define S23	"seed 000 Table 23"
@@ -81,9 +24,6 @@
 #define S35	"seed 000 Table 35"
 #define S36	"seed 000 Table 36"
 #define S38	"seed 000 Table 38"
-#define S31_1	"seed 001 Table 3-1"
-#define S32_1	"seed 001 Table 3-2"
-#define S33_1	"seed 001 Table 3-3"
 
 #define WHY_PEER	"one socket: no QPI peer sends snoops or requests to this package, and no " \
 			"device does DMA once boot services are gone"
@@ -99,7 +39,7 @@
 #define NHM_QUIET(ev, src, why)		ROW("nhm", ev, EVR_QUIET, UCASE(EVK_U_DRAM, QUIET_EV), NOCASE, src, why)
 #define NHM_QUIET_CYC(ev, src, why)	ROW("nhm", ev, EVR_QUIET, UCASE(EVK_U_DRAM, QUIET_CYC), NOCASE, src, why)
 
-const struct events_row events_rows[] = {
+static const struct events_row rows[] = {
 	/* --- seed 000: Nehalem core events ------------------------------------------ */
 	ROW("nhm", "ARITH.CYCLES_DIV_BUSY", EVR_CONTRAST,
 	    CASE(EVK_DIV, N_DIV, "v >= 5 N"),
@@ -867,18 +807,18 @@ const struct events_row events_rows[] = {
 		  "UNC_DRAM_WRITE_CAS.CH1"), NOCASE, "seed 000 Tables 32, 36",
 	    "every full-line write is one write CAS"),
 	NHM_QUIET("UNC_GQ_ALLOC.PPT", S22, WHY_PEER),
-	ROW("nhm", "UNC_GQ_ALLOC.RT", EVR_CONTRAST, UCASE(EVK_U_DRAM, DRIVE_DRAM),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S22,
+	ROW("nhm", "UNC_GQ_ALLOC.RT", EVR_CONTRAST, UCASE(EVK_U_DRAM, UNC_DRIVE_DRAM),
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S22,
 	    "every L2 miss allocates a read-tracker entry; L2 hits allocate none"),
 	ROW("nhm", "UNC_GQ_ALLOC.RT_LLC_MISS", EVR_CONTRAST,
 	    CASE(EVK_CHASE_COLD, WS_COLD, "v >= 3/4 N"),
 	    CASE(EVK_CHASE, WS_L2, "v <= 1/10 N + 64"), "Table 22 (a flushed step misses the L3; an L2-resident one sends nothing)", NULL),
-	ROW("nhm", "UNC_GQ_ALLOC.RT_TO_LLC_RESP", EVR_CONTRAST, UCASE(EVK_U_LLC, DRIVE_LLC),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S22, "every read-tracker entry looks up the L3"),
-	ROW("nhm", "UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", EVR_CONTRAST, UCASE(EVK_U_DRAM, DRIVE_DRAM),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S22, "every L3 miss acquires an RTID for the QHL; hits need none"),
+	ROW("nhm", "UNC_GQ_ALLOC.RT_TO_LLC_RESP", EVR_CONTRAST, UCASE(EVK_U_LLC, UNC_DRIVE_LLC),
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S22, "every read-tracker entry looks up the L3"),
+	ROW("nhm", "UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", EVR_CONTRAST, UCASE(EVK_U_DRAM, UNC_DRIVE_DRAM),
+	    UCASE(EVK_U_LLC, UNC_QUIET_CACHE), S22, "every L3 miss acquires an RTID for the QHL; hits need none"),
 	ROW("nhm", "UNC_GQ_ALLOC.WT", EVR_CONTRAST, UCASE(EVK_U_STORE_LLC, "v >= 3/4 N; v <= 3 N + 4096"),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S22,
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S22,
 	    "each line stored beyond the L2 evicts one modified line: one writeback request"),
 	ROW("nhm", "UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", EVR_NONE, NOCASE, NOCASE, S22, WHY_WT_RTID),
 	NHM_QUIET_CYC("UNC_GQ_CYCLES_BUSY.PEER_PROBE_TRACKER", S23, WHY_PEER),
@@ -905,16 +845,16 @@ const struct events_row events_rows[] = {
 	ROW("nhm", "UNC_GQ_DATA.FROM_IMC", EVR_CONTRAST, UCASE(EVK_U_DRAM, "v >= 3/4 N; v <= U + 1024"),
 	    UCASE(EVK_U_LLC, QUIET_EV), S25, "every flushed line comes from the IMC, >= 1 port cycle each"),
 	ROW("nhm", "UNC_GQ_DATA.FROM_LLC", EVR_CONTRAST, UCASE(EVK_U_LLC, "v >= 1/2 N; v <= U + 1024"),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S25, "L3 hits move their line out of the L3"),
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S25, "L3 hits move their line out of the L3"),
 	NHM_QUIET("UNC_GQ_DATA.FROM_QPI", S25,
 		  "the buffer is this socket's memory: no line comes over QPI (on a two-socket part "
 		  "a buffer homed on the other socket fails this, and says so through FROM_IMC)"),
 	ROW("nhm", "UNC_GQ_DATA.TO_CORES", EVR_CONTRAST, UCASE(EVK_U_LLC, "v >= 1/2 N; v <= U + 1024"),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S25, "every L3 hit is sent to the core"),
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S25, "every L3 hit is sent to the core"),
 	ROW("nhm", "UNC_GQ_DATA.TO_LLC", EVR_CONTRAST, UCASE(EVK_U_STORE_LLC, "v >= 1/2 N; v <= U + 1024"),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S25, "every L2 writeback is written into the L3"),
+	    UCASE(EVK_U_L2, UNC_QUIET_CACHE), S25, "every L2 writeback is written into the L3"),
 	ROW("nhm", "UNC_GQ_DATA.TO_QPI_IMC", EVR_CONTRAST,
-	    UCASE(EVK_U_STORE_NT, "v >= 1/2 N; v <= U + 1024"), UCASE(EVK_U_L2, QUIET_CACHE), S25,
+	    UCASE(EVK_U_STORE_NT, "v >= 1/2 N; v <= U + 1024"), UCASE(EVK_U_L2, UNC_QUIET_CACHE), S25,
 	    "every uncached line goes to the IMC, >= 1 port cycle each"),
 	NHM_QUIET("UNC_GQ_SNOOP.GOTO_I", S28, WHY_PEER),
 	NHM_QUIET("UNC_GQ_SNOOP.GOTO_I_HIT_E", S28, WHY_PEER),
@@ -1029,7 +969,7 @@ const struct events_row events_rows[] = {
 		  "UNC_IMC_NORMAL_READS.CH2", "UNC_IMC_NORMAL_OCCUPANCY.CH0",
 		  "UNC_IMC_NORMAL_OCCUPANCY.CH1"), NOCASE, S32,
 	    "each read is queued >= 1 cycle and < 4096 (2 us); the channels share every read"),
-	ROW("nhm", "UNC_IMC_NORMAL_READS.ANY", EVR_CONTRAST, UCASE(EVK_U_DRAM, DRIVE_IMC),
+	ROW("nhm", "UNC_IMC_NORMAL_READS.ANY", EVR_CONTRAST, UCASE(EVK_U_DRAM, UNC_DRIVE_IMC),
 	    UCASE(EVK_U_L2, "v <= 1/8 N + 8192"), S32,
 	    "one DRAM read a flushed step, this socket's IMC (the buffer is local on one socket)"),
 	ROW("nhm", "UNC_IMC_NORMAL_READS.CH0", EVR_IDENTITY,
@@ -1077,17 +1017,17 @@ const struct events_row events_rows[] = {
 		  "UNC_LLC_HITS.READ", "UNC_LLC_HITS.WRITE"), NOCASE, S29,
 	    "ANY = READ + WRITE (umask 03H; PROBE is not part of it: seed)"),
 	NHM_QUIET("UNC_LLC_HITS.PROBE", S29, WHY_PEER),
-	ROW("nhm", "UNC_LLC_HITS.READ", EVR_CONTRAST, UCASE(EVK_U_LLC, DRIVE_LLC), UCASE(EVK_U_L2, QUIET_CACHE),
+	ROW("nhm", "UNC_LLC_HITS.READ", EVR_CONTRAST, UCASE(EVK_U_LLC, UNC_DRIVE_LLC), UCASE(EVK_U_L2, UNC_QUIET_CACHE),
 	    S29, "a warm chase of 4 x L2 within half the L3 hits the L3 on every L2 miss"),
 	ROW("nhm", "UNC_LLC_HITS.WRITE", EVR_IDENTITY,
 	    UCASER(EVK_U_STORE_LLC, "v >= 1/2 N; v <= 3 N + 1024; v >= 49/50 a - b - 256; "
 		  "v <= 51/50 a - b + 256", "UNC_LLC_HITS.ANY", "UNC_LLC_HITS.READ"), NOCASE, S29,
 	    "each line's L2 writeback writes an L3 line the inclusive L3 holds; ANY = READ + WRITE "
 	    "(umask 03H)"),
-	ROW("nhm", "UNC_LLC_LINES_IN.ANY", EVR_CONTRAST, UCASE(EVK_U_DRAM, DRIVE_DRAM),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S30, "every L3 miss fills a line; hits fill none"),
+	ROW("nhm", "UNC_LLC_LINES_IN.ANY", EVR_CONTRAST, UCASE(EVK_U_DRAM, UNC_DRIVE_DRAM),
+	    UCASE(EVK_U_LLC, UNC_QUIET_CACHE), S30, "every L3 miss fills a line; hits fill none"),
 	ROW("nhm", "UNC_LLC_LINES_IN.E_STATE", EVR_CONTRAST, UCASE(EVK_U_DRAM, "v >= 1/2 N; v <= 4 N + 4096"),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S30,
+	    UCASE(EVK_U_LLC, UNC_QUIET_CACHE), S30,
 	    "a line read from memory that no other cache holds is filled exclusive"),
 	NHM_QUIET("UNC_LLC_LINES_IN.F_STATE", S30, "the F state forwards between sockets; " WHY_PEER),
 	ROW("nhm", "UNC_LLC_LINES_IN.M_STATE", EVR_IDENTITY,
@@ -1098,7 +1038,7 @@ const struct events_row events_rows[] = {
 	NHM_QUIET("UNC_LLC_LINES_IN.S_STATE", S30, "lines are shared with another socket's caches "
 		  "only; " WHY_PEER),
 	ROW("nhm", "UNC_LLC_LINES_OUT.ANY", EVR_CONTRAST,
-	    UCASE(EVK_U_EVICT_CLEAN, "v >= 1/2 N; v <= 2 N + 4096"), UCASE(EVK_U_LLC, QUIET_CACHE), S30,
+	    UCASE(EVK_U_EVICT_CLEAN, "v >= 1/2 N; v <= 2 N + 4096"), UCASE(EVK_U_LLC, UNC_QUIET_CACHE), S30,
 	    "with the L3 full each fill evicts a line; a chase within half the L3 evicts none"),
 	ROW("nhm", "UNC_LLC_LINES_OUT.E_STATE", EVR_IDENTITY,
 	    UCASER(EVK_U_EVICT_CLEAN, "v + b >= 1/2 N; v <= a + 64; a <= 2 N + 4096",
@@ -1121,8 +1061,8 @@ const struct events_row events_rows[] = {
 		  "v <= 51/50 a + 51/50 b + 256", "UNC_LLC_MISS.READ", "UNC_LLC_MISS.WRITE"), NOCASE,
 	    S29, "ANY = READ + WRITE (umask 03H); every flushed step misses"),
 	NHM_QUIET("UNC_LLC_MISS.PROBE", S29, WHY_PEER),
-	ROW("nhm", "UNC_LLC_MISS.READ", EVR_CONTRAST, UCASE(EVK_U_DRAM, DRIVE_DRAM),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S29, "every flushed step misses the L3; the LLC chase hits"),
+	ROW("nhm", "UNC_LLC_MISS.READ", EVR_CONTRAST, UCASE(EVK_U_DRAM, UNC_DRIVE_DRAM),
+	    UCASE(EVK_U_LLC, UNC_QUIET_CACHE), S29, "every flushed step misses the L3; the LLC chase hits"),
 	ROW("nhm", "UNC_LLC_MISS.WRITE", EVR_IDENTITY,
 	    UCASER(EVK_U_DRAM, "v >= 49/50 a - b - 256; v <= 51/50 a - b + 256; a >= 3/4 N; "
 		  "a <= 4 N + 4096", "UNC_LLC_MISS.ANY", "UNC_LLC_MISS.READ"),
@@ -1147,7 +1087,7 @@ const struct events_row events_rows[] = {
 	NHM_QUIET("UNC_QHL_REQUESTS.IOH_READS", S31, WHY_PEER),
 	NHM_QUIET("UNC_QHL_REQUESTS.IOH_WRITES", S31, WHY_PEER),
 	ROW("nhm", "UNC_QHL_REQUESTS.LOCAL_READS", EVR_IDENTITY,
-	    UCASER(EVK_U_DRAM, DRIVE_IMC "; v >= 9/10 a - 1024; v <= 11/10 a + 4096",
+	    UCASER(EVK_U_DRAM, UNC_DRIVE_IMC "; v >= 9/10 a - 1024; v <= 11/10 a + 4096",
 		  "UNC_IMC_NORMAL_READS.ANY"),
 	    UCASER(EVK_U_STORE_NT, "v - a >= 1/2 N; v - a <= 2 N + 4096", "UNC_IMC_NORMAL_READS.ANY"),
 	    "seed 000 Tables 31, 39",
@@ -1190,79 +1130,11 @@ const struct events_row events_rows[] = {
 	NHM_QUIET("UNC_SNP_RESP_TO_REMOTE_HOME.I_STATE", S27, WHY_PEER),
 	NHM_QUIET("UNC_SNP_RESP_TO_REMOTE_HOME.S_STATE", S27, WHY_PEER),
 	NHM_QUIET("UNC_SNP_RESP_TO_REMOTE_HOME.WB", S27, WHY_PEER),
-	/* --- seed 001: Skylake client uncore events ----------------------------------- */
-	ROW("skl", "UNC_CBO_XSNP_RESPONSE.MISS_XCORE", EVR_CONTRAST,
-	    UCASE(EVK_U_XDROP, "v >= 1/4 N; v <= 2 N + 1024"), UCASE(EVK_U_LLC, QUIET_CACHE), S31_1,
-	    "lines another core read and dropped silently still name it in the L3: a snoop that "
-	    "misses; lines no other core read need no snoop"),
-	ROW("skl", "UNC_CBO_XSNP_RESPONSE.MISS_EVICTION", EVR_CONTRAST,
-	    UCASE(EVK_U_EVICT_CLEAN, "v >= 1/2 N; v <= 2 N + 4096"), UCASE(EVK_U_LLC, QUIET_CACHE), S31_1,
-	    "each fill evicts a line this core read long ago and dropped from its L2: the "
-	    "back-invalidation snoop misses; a chase within half the LLC evicts nothing"),
-	ROW("skl", "UNC_CBO_XSNP_RESPONSE.HIT_XCORE", EVR_CONTRAST,
-	    UCASE(EVK_U_XCLEAN, "v >= 1/2 N; v <= 2 N + 1024"), UCASE(EVK_U_LLC, QUIET_CACHE), S31_1,
-	    "each line another core holds clean (E) is snooped and hit"),
-	ROW("skl", "UNC_CBO_XSNP_RESPONSE.HITM_XCORE", EVR_CONTRAST,
-	    UCASE(EVK_U_PINGPONG, "v >= 9/10 N; v <= 11/10 N + 64"), UCASE(EVK_U_LLC, QUIET_CACHE), S31_1,
-	    "every hand-off reads the line the other core just modified"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_MESI", EVR_CONTRAST, UCASE(EVK_U_LLC, DRIVE_LLC),
-	    UCASE(EVK_U_L2, QUIET_CACHE), S31_1, "every L2 miss is a read lookup; L2 hits never reach a CBo"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI", EVR_CONTRAST, UCASE(EVK_U_STORE_LLC, DRIVE_LLC),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S31_1,
-	    "every line stored beyond the L2 is written back to the LLC; a read-only chase writes none"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_MESI", EVR_IDENTITY,
-	    UCASER(EVK_U_LLC, "v >= a - 64; a >= 1/2 N; v <= 4 N + 1024", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
-	    NOCASE, S31_1, "ANY_MESI >= READ_MESI, every L2 miss one"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_ES", EVR_CONTRAST,
-	    UCASER(EVK_U_LLC, "v >= 1/2 N; v <= a + 64", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
-	    UCASE(EVK_U_DRAM, "v <= 1/4 N + 4096"), S31_1,
-	    "clean lines only this core read are E in the LLC, each counted once (<= READ_MESI); "
-	    "flushed lines are I"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_ES", EVR_IDENTITY,
-	    UCASER(EVK_U_STORE_LLC, "v + a >= 1/2 N; v + a <= 21/20 b + 256; b <= 3 N + 1024",
-		  "UNC_CBO_CACHE_LOOKUP.WRITE_M", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI"),
-	    NOCASE, S31_1, "each line's writeback looks up a line the inclusive LLC holds (M, E or "
-	    "S, never I): WRITE_M + WRITE_ES >= writebacks"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_ES", EVR_IDENTITY,
-	    UCASER(EVK_U_LLC, "v >= 19/20 a - 256; a >= 1/2 N; v <= 21/20 b + 256; b <= 4 N + 1024",
-		  "UNC_CBO_CACHE_LOOKUP.READ_ES", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"), NOCASE, S31_1,
-	    "READ_ES <= ANY_ES <= ANY_MESI; clean lines only this core reads are E in the LLC"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.READ_I", EVR_CONTRAST,
-	    UCASER(EVK_U_DRAM, DRIVE_DRAM "; v <= a + 64", "UNC_CBO_CACHE_LOOKUP.READ_MESI"),
-	    UCASE(EVK_U_LLC, QUIET_CACHE), S31_1, "flushed lines are not in the LLC (I); LLC hits are not I"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_I", EVR_IDENTITY,
-	    UCASER(EVK_U_DRAM, "v >= 19/20 a - 256; a >= 3/4 N; v <= 21/20 b + 256; b <= 5 N + 4096",
-		  "UNC_CBO_CACHE_LOOKUP.READ_I", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"),
-	    UCASE(EVK_U_LLC, "v <= 1/8 N + 1024"), S31_1,
-	    "READ_I <= ANY_I <= ANY_MESI, each flushed step one (5% + 256: separate runs)"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.WRITE_M", EVR_IDENTITY,
-	    UCASER(EVK_U_STORE_LLC, "v + a >= 1/2 N; v + a <= 21/20 b + 256; b <= 3 N + 1024",
-		  "UNC_CBO_CACHE_LOOKUP.WRITE_ES", "UNC_CBO_CACHE_LOOKUP.WRITE_MESI"),
-	    NOCASE, S31_1, "each line's writeback looks up a line the inclusive LLC holds (M, E or "
-	    "S, never I): WRITE_M + WRITE_ES >= writebacks"),
-	ROW("skl", "UNC_CBO_CACHE_LOOKUP.ANY_M", EVR_IDENTITY,
-	    UCASER(EVK_U_STORE_LLC, "v >= 1/2 N; v <= 21/20 b + 256; v >= 19/20 a - 256",
-		  "UNC_CBO_CACHE_LOOKUP.WRITE_M", "UNC_CBO_CACHE_LOOKUP.ANY_MESI"),
-	    NOCASE, S31_1, "each line was written back by an earlier run and is M in the LLC when "
-	    "this run asks for it; WRITE_M <= ANY_M <= ANY_MESI (5% + 256: counted in separate "
-	    "runs of the kernel, two CBo counters each)"),
-	ROW("skl", "UNC_ARB_TRK_OCCUPANCY.ALL", EVR_IDENTITY,
-	    UCASER(EVK_U_DRAM, "v >= a; a >= 3/4 N; v <= 128 U + 1024", "UNC_ARB_TRK_REQUESTS.ALL"), NOCASE,
-	    S32_1, "each request is valid >= 1 cycle"),
-	ROW("skl", "UNC_ARB_TRK_OCCUPANCY.CYCLES_WITH_ANY_REQUEST", EVR_RANGE,
-	    UCASE(EVK_U_DRAM, "v >= 1/2 N; v <= U + 1024"), NOCASE, S32_1,
-	    "dependent misses: disjoint request periods, >= 1 cycle each; a cycle count <= UCLK"),
-	ROW("skl", "UNC_ARB_TRK_REQUESTS.ALL", EVR_CONTRAST,
-	    CASE(EVK_CHASE_COLD, WS_COLD, "v >= 3/4 N"),
-	    CASE(EVK_CHASE, WS_L1, "v <= 1/10 N + 64"), "Table 3-2 (a flushed step is an LLC miss the ARB tracks; an L1 chase sends nothing)", NULL),
-	ROW("skl", "UNC_ARB_TRK_REQUESTS.WRITES", EVR_CONTRAST,
-	    UCASE(EVK_U_STORE_NT, "v >= 9/10 N; v <= 2 N + 4096"), UCASE(EVK_U_LLC, QUIET_CACHE), S32_1,
-	    "one full-line write a step of MOVNTI; a read-only chase writes nothing"),
-	ROW("skl", "UNC_ARB_COH_TRK_REQUESTS.ALL", EVR_CONTRAST,
-	    UCASE(EVK_U_DRAM, "v >= 1/2 N; v <= 4 N + 4096"), UCASE(EVK_U_L2, QUIET_CACHE), S32_1,
-	    "every cacheable LLC miss allocates a coherent-tracker entry"),
-	ROW("skl", "UNC_CLOCK.SOCKET", EVR_RANGE, UCASE(EVK_U_LOOP, "v >= 200 T; v <= 6000 T"), NOCASE,
-	    S32_1, "a client ring clock: 0.8-4.8 GHz, with margin (a 24 MHz or 100 MHz clock fails)"),
 };
 
-const unsigned events_nrows = sizeof(events_rows) / sizeof(events_rows[0]);
+const struct events_model seed_model_nhm = {
+	.model = "nhm", .seed = "000_666bff9af8f20138.txt", .cpu = "Nehalem/Westmere",
+	.uarchs = { UARCH_NEHALEM, UARCH_WESTMERE },
+	.catalogs = { "nhm", "nhm_unc", "arch" },
+	.rows = rows, .count = sizeof(rows) / sizeof(rows[0]),
+};
