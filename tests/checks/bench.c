@@ -145,7 +145,7 @@ static enum check_status check_bench_chase_latency(struct check_ctx *c)
 		fix2(f, sizeof(f), first);
 		fix2(l, sizeof(l), last);
 		fix2(ceil, sizeof(ceil), ceiling * 100);
-		return check_report(c, st, "measured=%s..%s expected=0.01..%s unit=tsc_per_load "
+		return check_result(c, st, "%s..%s", "0.01..%s unit=tsc_per_load "
 				    "points=%u out_of_range=%u%s largest_vs_smallest=%s>=%s ws=%llu..%llu "
 				    "fastest_ws=%llu reps=%u zero_retries=%u", a, b, ceil, points, bad, why,
 				    l, f, (unsigned long long)CHASE_MIN_WS, (unsigned long long)last_ws,
@@ -203,7 +203,7 @@ static enum check_status check_bench_store_bandwidth(struct check_ctx *c)
 			hi = mbs > hi ? mbs : hi;
 		}
 	}
-	return check_report(c, bad ? CHECK_FAIL : CHECK_PASS, "measured=%llu..%llu expected=1..%llu "
+	return check_result(c, bad ? CHECK_FAIL : CHECK_PASS, "%llu..%llu", "1..%llu "
 			    "unit=MB/s points=%u out_of_range=%u%s bytes=%llu..%llu kernels=%u reps=%u "
 			    "zero_retries=%u", (unsigned long long)lo, (unsigned long long)hi,
 			    (unsigned long long)(STORE_CEILING_BPT * tsc.hz / 1000000), points, bad,
