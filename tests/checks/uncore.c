@@ -1137,24 +1137,30 @@ CHECK_DEFINE(820, "uncore.nhm.occupancy_empty", check_uncore_nhm_occupancy_empty
 
 /* ---- Skylake: two CPUs -------------------------------------------------------------- */
 
-#define XSNP_N		4096	/* ping-pong hand-offs each way */
+#define XSNP_LINES	16	/* consecutive lines, ping-ponged one after another */
+#define XSNP_N		256	/* hand-offs each way on each line */
 
 /*
  * Seed 001 Table 3-1: UNC_CBO_XSNP_RESPONSE.HITM_XCORE (22H/48H): a cross-core snoop, made
  * by a CBo for a core's request, that hit a line modified in another core. Summed over all
- * CBos (seed 001 3.1), a ping-pong between two cores makes one per hand-off: 2n - 1 (the
- * first wait reads the line as this CPU zeroed it). 10% either way for what a real core's
- * spin loads and prefetchers add or save; the global enable spans the whole pair, so the
- * handful of snoops the two frames and the wake-up IPI cause is inside that margin.
+ * CBos (seed 001 3.1), a ping-pong between two cores makes one per hand-off: 2n - 1 for a
+ * line (the first wait reads the line as this CPU zeroed it). Each line's snoops are made
+ * by the one CBo its address hashes to, so the ping-pong visits XSNP_LINES consecutive
+ * lines in turn: the sum then covers every slice the hash uses, and a CBo that counts
+ * nothing, or that discovery did not find (the CBo count of MSR_UNC_CBO_CONFIG one short),
+ * leaves it short, wherever the lines land. 10% either way for what a real core's spin
+ * loads and prefetchers add or save; the global enable spans the whole run, so the
+ * handful of snoops the frames and the wake-up IPIs cause is inside that margin.
  */
 static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 {
 	struct uncore_evtsel e = { .event = UNC_CBO_XSNP_RESPONSE,
 				   .umask = UNC_CBO_XSNP_HITM_XCORE, .en = true };
 	struct uncore_ctr ctrs[UNC_SKL_MAX_CBO];
-	uint64_t want = 2 * XSNP_N - 1, lo = want - want / 10, hi = want + want / 10, sum = 0;
+	uint64_t want = XSNP_LINES * (2 * XSNP_N - 1), lo = want - want / 10, hi = want + want / 10;
+	uint64_t sum = 0;
 	const char *why = NULL;
-	char err[PMU_ERR_LEN];
+	char err[PMU_ERR_LEN], stop_err[PMU_ERR_LEN];
 	enum check_status st;
 	int cpu, r = 0;
 
@@ -1175,8 +1181,9 @@ static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 		st = check_error(c, err, "every CBo's counter 0 programmed");
 		goto out;
 	}
-	r = xcore_pingpong((unsigned)cpu, XSNP_N, err, sizeof(err));
-	uncore_global_ctrl_write(&uncore, 0, err, sizeof(err));
+	for (unsigned l = 0; l < XSNP_LINES && !r; l++)
+		r = xcore_pingpong((unsigned)cpu, XSNP_N, l, err, sizeof(err));
+	uncore_global_ctrl_write(&uncore, 0, stop_err, sizeof(stop_err));
 	if (r) {
 		st = check_error(c, err, "a ping-pong with CPU %d", cpu);
 		goto out;
@@ -1185,22 +1192,17 @@ static enum check_status check_uncore_skl_xsnp_hitm(struct check_ctx *c)
 		st = check_result(c, CHECK_FAIL, "a CBo counter read faulted", "readable counters");
 		goto out;
 	}
-	if (sum < lo || sum > hi)
-		st = check_result(c, CHECK_FAIL, "%llu HITM_XCORE over %u CBos", "%llu..%llu: %llu "
-				  "hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
-				  (unsigned long long)lo, (unsigned long long)hi,
-				  (unsigned long long)want, smp.cpu[cpu].apic_id);
-	else
-		st = check_result(c, CHECK_PASS, "%llu HITM_XCORE over %u CBos", "%llu..%llu: %llu "
-				  "hand-offs with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
-				  (unsigned long long)lo, (unsigned long long)hi,
-				  (unsigned long long)want, smp.cpu[cpu].apic_id);
+	st = check_result(c, sum < lo || sum > hi ? CHECK_FAIL : CHECK_PASS,
+			  "%llu HITM_XCORE over %u CBos", "%llu..%llu: %llu hand-offs over %u lines "
+			  "with APIC ID %u", (unsigned long long)sum, uncore.num_cbo,
+			  (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)want,
+			  XSNP_LINES, smp.cpu[cpu].apic_id);
 out:
 	uncore_reset(&uncore);
 	return st;
 }
 CHECK_DEFINE(760, "uncore.skl.xsnp_hitm", check_uncore_skl_xsnp_hitm,
-	     "CBo XSNP_RESPONSE.HITM_XCORE summed over CBos tracks a two-core ping-pong's 2n-1 hand-offs",
+	     "CBo XSNP_RESPONSE.HITM_XCORE summed over CBos tracks a two-core ping-pong over 16 lines, 2n-1 hand-offs each",
 	     .flags = CHECK_PACKAGE);
 
 /* The other CPU's side of check_uncore_skl_pmi_other_core: its core number, then its PMIs

@@ -378,7 +378,7 @@ static int run_pingpong(struct run_plan *p, char *err, size_t errlen)
 								     0, false), err, errlen)))
 		goto out;
 	t0 = rdtsc();
-	r = xcore_pingpong((unsigned)cur.partner, PINGPONG_N, err, errlen);
+	r = xcore_pingpong((unsigned)cur.partner, PINGPONG_N, 0, err, errlen);
 	t1 = rdtsc();
 	uncore_global_ctrl_write(&uncore, 0, err, errlen);
 	if (r)

@@ -128,9 +128,9 @@ void xcore_setup(struct xcore_side *a, struct xcore_side *b, const struct kernel
 	*b = (struct xcore_side){ .k = kb, .n = n, .arg = &xcore_args[1], .count = count };
 }
 
-int xcore_pingpong(unsigned cpu, uint64_t n, char *err, size_t errlen)
+int xcore_pingpong(unsigned cpu, uint64_t n, unsigned l, char *err, size_t errlen)
 {
-	volatile uint64_t *line = (volatile uint64_t *)xcore_page;
+	volatile uint64_t *line = (volatile uint64_t *)(xcore_page + 64 * (l % XCORE_LINES));
 	struct check_ctx ctx;
 	struct xcore_side a, b;
 

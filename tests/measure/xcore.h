@@ -64,8 +64,12 @@ void xcore_setup(struct xcore_side *a, struct xcore_side *b, const struct kernel
 enum check_status xcore_run_pair(struct check_ctx *c, int cpu, struct xcore_side *a,
 				 struct xcore_side *b);
 
-/* n hand-offs each way between this CPU and `cpu` (2n - 1 cross-core transfers of a
- * modified line); no core counter. 0, or -1 with err saying what went wrong. */
-int xcore_pingpong(unsigned cpu, uint64_t n, char *err, size_t errlen);
+/* Lines of xcore_page a plain ping-pong may use. */
+#define XCORE_LINES	(sizeof(xcore_page) / 64)
+
+/* n hand-offs each way between this CPU and `cpu` over line l (< XCORE_LINES) of
+ * xcore_page: 2n - 1 cross-core transfers of a modified line; no core counter. 0, or -1
+ * with err saying what went wrong. */
+int xcore_pingpong(unsigned cpu, uint64_t n, unsigned l, char *err, size_t errlen);
 
 #endif /* TESTS_MEASURE_XCORE_H */
