@@ -494,9 +494,9 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 			break;
 	}
 	start = (1ULL << (pmu.gp_width & 63)) - period;
-	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	trig.intr = true;
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
 	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
@@ -682,9 +682,9 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
 	bb_start = (1ULL << (pmu.gp_width & 63)) - BB_PERIOD;
-	if (!pmu.full_width_write && pmu_legacy_write_result(bb_start, pmu.gp_width) != bb_start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(bb_start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	e.intr = true;
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = bb_start };
 	memset(&bb_stats, 0, sizeof(bb_stats));

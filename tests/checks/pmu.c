@@ -929,9 +929,9 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	if (check_skip_unless_forced(c, pmu.num_gp < 2,
 				     "needs 2 GP counters"))
 		return CHECK_SKIP;
-	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	trig.intr = true;
 	cfg[0] = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&trig), .start = start };
 	cfg[1] = (struct ctr_cfg){ .idx = 1, .evtsel = pmu_evtsel_encode(&watch) };
@@ -1045,9 +1045,9 @@ static enum check_status check_pmu_pmi_nmi(struct check_ctx *c)
 	if (check_skip_unless_forced(c, !apic.present,
 				     "no local APIC for the PMI"))
 		return CHECK_SKIP;
-	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	e.intr = true;
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e), .start = start };
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
@@ -1112,9 +1112,9 @@ static enum check_status check_pmu_pmi_storm(struct check_ctx *c)
 				     "no local APIC for the PMI"))
 		return CHECK_SKIP;
 	storm.start = (1ULL << (pmu.gp_width & 63)) - STORM_PERIOD;
-	if (!pmu.full_width_write && pmu_legacy_write_result(storm.start, pmu.gp_width) != storm.start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(storm.start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	e.intr = true;
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = storm_rearm;
@@ -1359,9 +1359,9 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 				     "no local APIC for the PMI"))
 		return CHECK_SKIP;
 	exact_start = (1ULL << (pmu.gp_width & 63)) - PMI_EXACT_PERIOD;
-	if (!pmu.full_width_write && pmu_legacy_write_result(exact_start, pmu.gp_width) != exact_start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(exact_start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = exact_rearm;
 	pmi_route_nmi(exact_nmi);
@@ -1509,9 +1509,9 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 	if (check_skip_unless_forced(c, !apic.present,
 				     "no local APIC for the PMI"))
 		return CHECK_SKIP;
-	if (!pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start &&
-	    !env.force_pmu)
-		return check_skip(c, "start value needs full-width writes");
+	if (check_skip_unless_forced(c, gp_start_unwritable(start),
+				     "start value needs full-width writes"))
+		return CHECK_SKIP;
 	if (!env.force_pmu)
 		min_period = pmu_min_pmi_period(pmu.errata);
 	if (min_period > 1)

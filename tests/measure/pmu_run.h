@@ -126,4 +126,11 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 /* Why pmu_count_insns_branches() cannot run here, or NULL. */
 const char *pmu_count_unavailable(void);
 
+/* Whether GP counters cannot start at `start`: a legacy (32-bit, sign-extended) write gives
+ * another value and the part has no full-width writes (PERF_CAPABILITIES.FW_WRITE). */
+static inline bool gp_start_unwritable(uint64_t start)
+{
+	return !pmu.full_width_write && pmu_legacy_write_result(start, pmu.gp_width) != start;
+}
+
 #endif /* TESTS_MEASURE_PMU_RUN_H */
