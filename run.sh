@@ -30,7 +30,8 @@
 # `make vpmu` when missing): -cpu MODEL,pmu=on, MODEL Skylake-Client unless --cpu names
 # one (with properties: --cpu Skylake-Client,pmu-version=2; pmu=off runs the patched
 # binary without the PMU); --erratum NAME injects a PMU erratum (pmu-erratum=NAME;
-# repeatable).
+# repeatable). PMUBOOT_VPMU_QEMU=BINARY boots that emulated-PMU QEMU instead, without
+# building (a series under development, or a binary kept to compare with).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -119,8 +120,14 @@ cmd_qemu() {
 	local qemu_bin=qemu-system-x86_64
 	if ((vpmu)); then
 		((kvm)) && die "--vpmu is the emulated PMU under TCG, not --kvm"
-		make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
-		qemu_bin=$here/build/vpmu/qemu-system-x86_64
+		if [[ -n ${PMUBOOT_VPMU_QEMU:-} ]]; then
+			[[ -x $PMUBOOT_VPMU_QEMU ]] ||
+				die "PMUBOOT_VPMU_QEMU=$PMUBOOT_VPMU_QEMU: not an executable"
+			qemu_bin=$PMUBOOT_VPMU_QEMU
+		else
+			make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
+			qemu_bin=$here/build/vpmu/qemu-system-x86_64
+		fi
 		cpu=${cpu:-Skylake-Client}
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
 		# several errata: one pmu-erratum=A+B (QEMU keeps only the last of a repeated property)
