@@ -71,6 +71,18 @@ void pmu_discover_msrs(struct pmu_caps *p)
 		p->dsc.bts_unavailable = p->dsc.misc_enable & MSR_IA32_MISC_ENABLE_BTS_UNAVAIL;
 		p->dsc.pebs_unavailable = p->dsc.misc_enable & MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL;
 	}
+	/* IA32_BIOS_SIGN_ID: write 0, execute CPUID(1), read the revision (SDM Vol. 3A
+	 * 9.11.7.1); without the CPUID the MSR may still hold the 0 just written. */
+	p->has_ucode_rev = false;
+	if (p->vendor == VENDOR_INTEL && hw_wrmsr(MSR_IA32_UCODE_REV, 0) == 0) {
+		uint64_t v = 0;
+
+		(void)hw_cpuid(1, 0);
+		if (hw_rdmsr(MSR_IA32_UCODE_REV, &v) == 0) {
+			p->has_ucode_rev = true;
+			p->ucode_rev = (uint32_t)(v >> MSR_IA32_UCODE_REV_SHIFT);
+		}
+	}
 	if (p->vendor == VENDOR_INTEL && !p->lbr.arch)
 		lbr_caps_decode(&p->lbr, p->uarch, p->has_perf_caps, p->lbr_format, NULL);
 }

@@ -36,6 +36,7 @@ const char *bts_unavailable(const struct pmu_caps *p, bool force)
 const char *pebs_unavailable(const struct pmu_caps *p, bool force)
 {
 	static char why[160];
+	uint32_t min_ucode;
 
 	if (force)
 		return NULL;
@@ -45,6 +46,22 @@ const char *pebs_unavailable(const struct pmu_caps *p, bool force)
 		return "IA32_MISC_ENABLE (1A0H) could not be read: PEBS availability unknown";
 	if (p->dsc.pebs_unavailable)
 		return "no PEBS: IA32_MISC_ENABLE.PEBS_UNAVAILABLE[12]=1";
+	min_ucode = pmu_pebs_min_microcode(p->family, p->model, p->stepping);
+	if (min_ucode && (!p->has_ucode_rev || p->ucode_rev < min_ucode)) {
+		if (min_ucode == UINT32_MAX)
+			fmt_snprintf(why, sizeof(why), "PEBS broken on family %u model 0x%x stepping "
+				     "%u with any microcode (Linux intel_snb_pebs_broken)",
+				     p->family, p->model, p->stepping);
+		else if (!p->has_ucode_rev)
+			fmt_snprintf(why, sizeof(why), "PEBS needs microcode >= 0x%x on model 0x%x and "
+				     "the revision could not be read (IA32_BIOS_SIGN_ID)", min_ucode,
+				     p->model);
+		else
+			fmt_snprintf(why, sizeof(why), "PEBS needs microcode >= 0x%x on model 0x%x "
+				     "stepping %u, this one has 0x%x (Linux intel_snb_pebs_broken)",
+				     min_ucode, p->model, p->stepping, p->ucode_rev);
+		return why;
+	}
 	if (!p->pdcm)
 		return "no IA32_PERF_CAPABILITIES (CPUID.01H:ECX.PDCM[15]=0): the PEBS record format "
 		       "is unknown";

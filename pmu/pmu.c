@@ -14,6 +14,7 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 	p->pdcm = cpu->pdcm;
 	p->family = cpu->family;
 	p->model = cpu->model;
+	p->stepping = cpu->stepping;
 	p->dsc.ds = cpu->leaf1_edx & CPUID_1_EDX_DS;
 	p->dsc.dtes64 = cpu->leaf1_ecx & CPUID_1_ECX_DTES64;
 	if (cpu->max_leaf < CPUID_LEAF_PMU)
@@ -169,6 +170,17 @@ const char *pmu_erratum_note(uint32_t erratum)
 	return "known erratum";
 }
 
+uint32_t pmu_pebs_min_microcode(uint32_t family, uint32_t model, uint32_t stepping)
+{
+	if (family != 6)
+		return 0;
+	if (model == 0x2a)
+		return 0x28;
+	if (model == 0x2d)
+		return stepping == 6 ? 0x618 : stepping == 7 ? 0x70c : UINT32_MAX;
+	return 0;
+}
+
 uint64_t pmu_min_pmi_period(uint32_t errata)
 {
 	if (errata & PMU_ERRATUM_PERIOD_128)
@@ -276,6 +288,14 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 	fmt_snprintf(b, sizeof(b), "microarchitecture %s%s%s", pmu_uarch_name(p->uarch),
 		     p->hybrid ? ", hybrid, this core: " : "",
 		     p->hybrid ? pmu_core_type_name(p->core_type) : "");
+	print(b);
+	if (p->has_ucode_rev)
+		fmt_snprintf(b, sizeof(b), "microcode: revision 0x%x (IA32_BIOS_SIGN_ID), family %u "
+			     "model 0x%x stepping %u", p->ucode_rev, p->family, p->model, p->stepping);
+	else
+		fmt_snprintf(b, sizeof(b), "microcode: revision unknown (IA32_BIOS_SIGN_ID not "
+			     "readable), family %u model 0x%x stepping %u", p->family, p->model,
+			     p->stepping);
 	print(b);
 	if (p->version == 0)
 		return;

@@ -123,6 +123,9 @@ struct pmu_caps {
 	struct lbr_caps lbr;
 	struct ds_caps dsc;
 	uint32_t family, model;		/* display family and model (CPUID.1) */
+	uint32_t stepping;		/* CPUID.1:EAX[3:0] */
+	bool has_ucode_rev;		/* IA32_BIOS_SIGN_ID (8BH) was read (Intel) */
+	uint32_t ucode_rev;		/* ... its microcode revision, bits 63:32 */
 };
 
 /* Known errata that change what a correct check can expect, by model. */
@@ -148,6 +151,11 @@ struct pmu_caps {
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);
 /* A known erratum's name and effect, for result lines. */
 const char *pmu_erratum_note(uint32_t erratum);
+/* Pure: the lowest microcode revision with which PEBS works on this Intel family/model/
+ * stepping, 0 where no revision is needed: Sandy Bridge 06_2AH 0x28, Sandy Bridge-EP
+ * 06_2DH stepping 6 0x618, stepping 7 0x70c, other 2DH steppings never (UINT32_MAX), as
+ * Linux's intel_snb_pebs_broken decides (PEBS records corrupted by earlier microcode). */
+uint32_t pmu_pebs_min_microcode(uint32_t family, uint32_t model, uint32_t stepping);
 /* The shortest PMI period the model's known errata allow (1 if none). */
 uint64_t pmu_min_pmi_period(uint32_t errata);
 

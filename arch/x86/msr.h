@@ -19,6 +19,11 @@
 #define MSR_SMI_COUNT			0x00000034	/* read-only; SMIs since reset (SDM Vol. 4:
 							 * Nehalem and later, Silvermont and later) */
 #define  MSR_SMI_COUNT_MASK		GENMASK_ULL(31, 0)
+#define MSR_IA32_UCODE_REV		0x0000008b	/* IA32_BIOS_SIGN_ID: the microcode
+							 * revision in bits 63:32 once WRMSR 0 and
+							 * CPUID(1) have loaded it (SDM Vol. 3A
+							 * 9.11.7.1) */
+#define  MSR_IA32_UCODE_REV_SHIFT	32
 #define MSR_IA32_FEATURE_CONTROL	0x0000003a
 #define MSR_PLATFORM_INFO		0x000000ce
 #define MSR_IA32_MISC_ENABLE		0x000001a0

@@ -80,6 +80,7 @@ enum msr_kind {
 	K_PERF_CAP,
 	K_DEBUGCTL,
 	K_SMI_COUNT,	/* MSR_SMI_COUNT: read-only */
+	K_UCODE_REV,	/* IA32_BIOS_SIGN_ID */
 	K_MISC_ENABLE,	/* IA32_MISC_ENABLE: the PMU bits are read-only */
 	K_DS_AREA,
 	K_PEBS_ENABLE,
@@ -135,6 +136,7 @@ static struct {
 	pmu_model_irq_fn handler;
 	unsigned handler_calls;
 	uint64_t smi_count;
+	uint64_t ucode_msr;	/* IA32_BIOS_SIGN_ID as stored */
 	uint64_t noise_max;
 	uint32_t noise_state;
 } m;
@@ -359,6 +361,7 @@ static enum msr_kind classify(uint32_t msr, unsigned *idx)
 	case MSR_IA32_PERF_CAPABILITIES:	return m.cfg.pdcm ? K_PERF_CAP : K_NONE;
 	case MSR_IA32_DEBUGCTLMSR:		return K_DEBUGCTL;
 	case MSR_SMI_COUNT:			return m.cfg.smi_count ? K_SMI_COUNT : K_NONE;
+	case MSR_IA32_UCODE_REV:		return m.cfg.amd ? K_NONE : K_UCODE_REV;
 	case MSR_IA32_MISC_ENABLE:		return K_MISC_ENABLE;
 	case MSR_IA32_DS_AREA:			return m.cfg.ds ? K_DS_AREA : K_NONE;
 	case MSR_IA32_PEBS_ENABLE:		return pebs_present() ? K_PEBS_ENABLE : K_NONE;
@@ -505,6 +508,7 @@ static bool msr_value(enum msr_kind k, unsigned i, uint64_t *val)
 	case K_PERF_CAP:	*val = m.cfg.perf_capabilities; return true;
 	case K_DEBUGCTL:	*val = m.debugctl; return true;
 	case K_SMI_COUNT:	*val = m.smi_count & MSR_SMI_COUNT_MASK; return true;
+	case K_UCODE_REV:	*val = m.ucode_msr; return true;
 	case K_MISC_ENABLE:
 		*val = (m.version ? MODEL_MISC_PERF_AVAIL : 0) |
 		       (!m.cfg.ds || m.cfg.bts_unavailable ? MODEL_MISC_BTS_UNAVAIL : 0) |
@@ -703,6 +707,9 @@ int hw_wrmsr(uint32_t msr, uint64_t val)
 			     (unsigned long long)val);
 	case K_SMI_COUNT:
 		return fault("wrmsr MSR_SMI_COUNT = 0x%llx: read-only", (unsigned long long)val);
+	case K_UCODE_REV:
+		m.ucode_msr = val;
+		break;
 	case K_MISC_ENABLE:
 		return fault("wrmsr IA32_MISC_ENABLE = 0x%llx: the model keeps it read-only",
 			     (unsigned long long)val);
@@ -846,7 +853,8 @@ struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
 		r.ecx = vendor_word(c->amd ? "cAMD" : "ntel");
 		break;
 	case MODEL_LEAF_FEATURES:
-		r.eax = signature(c->family, c->model);
+		r.eax = signature(c->family, c->model) | (c->stepping & 0xf);
+		m.ucode_msr = (uint64_t)c->ucode_rev << MSR_IA32_UCODE_REV_SHIFT;
 		r.ecx = (c->pdcm ? CPUID_1_ECX_PDCM : 0) | (c->ds ? MODEL_CPUID_1_ECX_DTES64 : 0);
 		r.edx = CPUID_1_EDX_TSC | CPUID_1_EDX_MSR | CPUID_1_EDX_APIC |
 			(c->ds ? MODEL_CPUID_1_EDX_DS : 0);

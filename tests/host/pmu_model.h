@@ -37,6 +37,10 @@ struct pmu_model_config {
 	bool pdcm;			/* CPUID.1:ECX[15]: IA32_PERF_CAPABILITIES present */
 	uint64_t perf_capabilities;	/* value of IA32_PERF_CAPABILITIES (read-only) */
 	uint32_t family, model;		/* display family/model encoded into CPUID.1:EAX */
+	uint32_t stepping;		/* CPUID.1:EAX[3:0] */
+	/* IA32_BIOS_SIGN_ID (8BH), SDM Vol. 3A 9.11.7.1: a WRMSR stores its value; CPUID(1)
+	 * loads ucode_rev into bits 63:32; a read returns what is stored. */
+	uint32_t ucode_rev;
 	bool hybrid;			/* CPUID.7.0:EDX[15] */
 	uint8_t core_type;		/* CPUID 1AH EAX[31:24] (when hybrid) */
 	bool amd;			/* CPUID.0 vendor AuthenticAMD instead of GenuineIntel */

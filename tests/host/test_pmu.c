@@ -17,6 +17,7 @@
 #include "arch/x86/hw.h"
 #include "arch/x86/msr.h"
 #include "pmu/counter.h"
+#include "pmu/ds.h"
 #include "pmu/event.h"
 #include "pmu/pmi.h"
 #include "pmu/pmu.h"
@@ -509,12 +510,13 @@ static void test_probe_before_ownership(void **state)
 	/* The one-step discovery the firmware used to run there reads PERF_CAPABILITIES: the
 	 * model flags exactly that access. */
 	pmu_discover(&p, &ci);
-	/* PERF_CAPABILITIES, then IA32_MISC_ENABLE (the debug store's availability). */
-	assert_int_equal(pmu_model_violations(), 2);
-	assert_non_null(strstr(pmu_model_last_violation(), "rdmsr 0x1a0"));
+	/* PERF_CAPABILITIES, IA32_MISC_ENABLE (the debug store's availability), then
+	 * IA32_BIOS_SIGN_ID written and read (the microcode revision). */
+	assert_int_equal(pmu_model_violations(), 4);
+	assert_non_null(strstr(pmu_model_last_violation(), "rdmsr 0x8b"));
 	pmu_model_set_owned(true);			/* run(): GS and IDT are pmuboot's */
 	pmu_probe_msrs();
-	assert_int_equal(pmu_model_violations(), 2);
+	assert_int_equal(pmu_model_violations(), 4);
 	assert_true(pmu.has_perf_caps);
 	assert_true(pmu.full_width_write);
 	assert_true(pmu.freeze_while_smm);
@@ -835,6 +837,59 @@ static void test_amd_reason(void **state)
 
 /* Known errata by model: SRF7 on the Atom servers, the PMI-period limits Linux applies
  * (nhm_limit_period, bdw_limit_period), nothing elsewhere or on another family. */
+/* Issue 21 item 2: Sandy Bridge PEBS needs the microcode Linux's intel_snb_pebs_broken
+ * asks for; the revision is read by the SDM's protocol (WRMSR 0, CPUID(1), RDMSR 8BH: the
+ * model returns what was stored until CPUID loads the revision). */
+static void test_snb_pebs_microcode(void **state)
+{
+	struct pmu_model_config snb = pmu_model_nehalem();
+	struct pmu_caps p;
+	const char *why;
+	(void)state;
+
+	assert_int_equal(pmu_pebs_min_microcode(6, 0x2a, 7), 0x28);
+	assert_int_equal(pmu_pebs_min_microcode(6, 0x2d, 6), 0x618);
+	assert_int_equal(pmu_pebs_min_microcode(6, 0x2d, 7), 0x70c);
+	assert_int_equal(pmu_pebs_min_microcode(6, 0x2d, 5), UINT32_MAX);
+	assert_int_equal(pmu_pebs_min_microcode(6, 0x3a, 9), 0);	/* Ivy Bridge */
+	assert_int_equal(pmu_pebs_min_microcode(15, 0x2a, 7), 0);
+
+	snb.model = 0x2a;
+	snb.stepping = 7;
+	snb.ucode_rev = 0x27;
+	boot(snb, &p);
+	assert_true(p.has_ucode_rev);
+	assert_int_equal(p.ucode_rev, 0x27);
+	assert_int_equal(p.stepping, 7);
+	why = pebs_unavailable(&p, false);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "microcode >= 0x28"));
+	assert_non_null(strstr(why, "this one has 0x27"));
+	assert_null(pebs_unavailable(&p, true));
+	snb.ucode_rev = 0x28;	/* read back 0 if CPUID(1) were skipped: still refused */
+	boot(snb, &p);
+	assert_null(pebs_unavailable(&p, false));
+
+	snb.model = 0x2d;
+	snb.stepping = 6;
+	snb.ucode_rev = 0x617;
+	boot(snb, &p);
+	assert_non_null(strstr(pebs_unavailable(&p, false), "0x618"));
+	snb.ucode_rev = 0x618;
+	boot(snb, &p);
+	assert_null(pebs_unavailable(&p, false));
+	snb.stepping = 5;
+	snb.ucode_rev = 0xffff;
+	boot(snb, &p);
+	assert_non_null(strstr(pebs_unavailable(&p, false), "with any microcode"));
+
+	/* No gate elsewhere, whatever the revision. */
+	snb = pmu_model_skylake();
+	boot(snb, &p);
+	assert_true(p.has_ucode_rev);
+	assert_null(pebs_unavailable(&p, false));
+}
+
 static void test_model_errata(void **state)
 {
 	(void)state;
@@ -881,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_events),
 		cmocka_unit_test(test_amd_reason),
 		cmocka_unit_test(test_model_errata),
+		cmocka_unit_test(test_snb_pebs_microcode),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

@@ -767,6 +767,28 @@ VPMU_MODELS = [
 ]
 
 
+def case_vpmu_snb_microcode(wd):
+    """Sandy Bridge (06_2AH) PEBS below microcode 0x28 (Linux intel_snb_pebs_broken): the
+    PEBS checks SKIP naming the revision; with 0x28 they run (QEMU's ucode-rev property sets
+    IA32_BIOS_SIGN_ID[63:32])."""
+    cpu = "SandyBridge,pmu-pebs=on,pmu-pebs-format=1,ucode-rev=0x%x00000000"
+    old = run(["--vpmu", "--cpu", cpu % 0x27, "--", "tests=pebs.precise.gp0,pebs.threshold"],
+              wd, "vpmu_snb_ucode27")
+    tests, summary, header, _ = clean_run(old, "SandyBridge, microcode 0x27")
+    expect(any("microcode: revision 0x27 " in h for h in header),
+           "the header does not name microcode 0x27:\n%s" % "\n".join(header))
+    expect(len(tests) == 2 and all(t.skip and "microcode >= 0x28" in skip_reason(t) and
+                                   "has 0x27" in skip_reason(t) for t in tests),
+           "PEBS checks did not SKIP naming the microcode: %s" % [
+               (t.description, skip_reason(t)) for t in tests])
+    new = run(["--vpmu", "--cpu", cpu % 0x28, "--", "tests=pebs.precise.gp0"], wd,
+              "vpmu_snb_ucode28")
+    tests2, summary2, _, _ = clean_run(new, "SandyBridge, microcode 0x28")
+    expect(len(tests2) == 1 and tests2[0].ok and not tests2[0].skip,
+           "pebs.precise.gp0 did not run with microcode 0x28: %s" % (summary2,))
+    return "0x27: %s, 0x28: %s (passed, failed, skipped)" % (summary, summary2)
+
+
 def case_vpmu_oracle(wd):
     """Model, oracle plugin and emulated PMU agree on every region the PMU counted."""
     out = os.path.join(wd, "vpmu_oracle.txt")
@@ -1322,6 +1344,7 @@ CASES = [
     ("vpmu: model, oracle and emulated PMU agree (three-way)", case_vpmu_oracle),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
+    ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
     ("vpmu measure: exact counts on loop4, more events than counters multiplexed", case_vpmu_measure),
     ("vpmu measure: every kernel set up and counted as its model says", case_vpmu_measure_kernels),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
