@@ -905,10 +905,8 @@ CHECK_DEFINE(370, "pmu.cmask_inv_edge", check_pmu_cmask_inv_edge,
  * counters stay frozen with pmi=nmi too (the NMI arrives inside the frame) and the check
  * reads the bit itself, then clears it and shows that counting resumes.
  */
-/* rr budgets up to 125 retired conditional branches of PMI skid on recent cores (its
- * PerfCounters.cc): 500 instructions of loop4. The freeze acts at the PMI request, no
- * later; 1000 leaves room and still fails a request thousands of instructions late. */
-#define FREEZE_SKID_MAX	1000	/* instructions */
+/* The freeze acts at the PMI request, no later: within PMI_SKID_MAX of the overflow. */
+#define FREEZE_SKID_MAX	PMI_SKID_MAX	/* instructions */
 
 static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 {
