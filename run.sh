@@ -35,7 +35,12 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+caller=$PWD
 cd "$here" || exit 2
+
+# A path the user typed, resolved against the directory run.sh was started from (it works
+# in its own directory); an absolute one is left alone.
+from_caller() { [[ $1 == /* ]] && printf '%s\n' "$1" || printf '%s\n' "$caller/$1"; }
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -92,14 +97,14 @@ cmd_qemu() {
 		--mem) mem=${2:?--mem needs MB}; shift ;;
 		--icount) icount=1 ;;
 		--oracle) oracle=1; icount=1 ;;
-		--oracle-out) oracle_out=${2:?--oracle-out needs a file}; shift ;;
+		--oracle-out) oracle_out=$(from_caller "${2:?--oracle-out needs a file}"); shift ;;
 		--kvm) kvm=1 ;;
 		--vpmu) vpmu=1 ;;
 		--erratum) errata+=("${2:?--erratum needs a name}"); shift ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
-		--log) log=${2:?--log needs a file}; shift ;;
-		--com2) com2=${2:?--com2 needs a file}; shift ;;
-		--keep-image) keep_image=${2:?--keep-image needs a file}; shift ;;
+		--log) log=$(from_caller "${2:?--log needs a file}"); shift ;;
+		--com2) com2=$(from_caller "${2:?--com2 needs a file}"); shift ;;
+		--keep-image) keep_image=$(from_caller "${2:?--keep-image needs a file}"); shift ;;
 		--shell) shell=1; shell_args=${2?--shell needs arguments (may be empty)}; shift ;;
 		--) shift; opts=("$@"); break ;;
 		-h|--help) usage ;;
@@ -243,10 +248,11 @@ cmd_report() {
 	local log=build/serial.log out=build/report have_log=0
 	while (($#)); do
 		case $1 in
-		--out) out=${2:?--out needs a directory}; shift ;;
+		--out) out=$(from_caller "${2:?--out needs a directory}"); shift ;;
 		-h|--help) usage ;;
 		-*) die "report: unknown argument '$1' (report [LOG] [--out DIR])" ;;
-		*) ((have_log)) && die "report: more than one log ('$1')"; log=$1; have_log=1 ;;
+		*) ((have_log)) && die "report: more than one log ('$1')"; log=$(from_caller "$1")
+		   have_log=1 ;;
 		esac
 		shift
 	done
@@ -260,7 +266,17 @@ cmd_report() {
 cmd_compare() {
 	ensure_deps "gcc:gcc" "make:make"
 	make -s report-tool >&2 || die "could not build the report tool (make report-tool)"
-	exec build/pmuboot-report compare "$@"
+	# The two files are the arguments that are not options or option values.
+	local args=() a
+	while (($#)); do
+		a=$1; shift
+		case $a in
+		--threshold|--min-abs) args+=("$a" "${1-}"); (($#)) && shift ;;
+		-*) args+=("$a") ;;
+		*) args+=("$(from_caller "$a")") ;;
+		esac
+	done
+	exec build/pmuboot-report compare ${args[@]+"${args[@]}"}
 }
 
 case ${1:-} in

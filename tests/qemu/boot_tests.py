@@ -710,13 +710,13 @@ GROUPS = ("cpuid", "fault", "apic", "watchdog", "user", "icount", "model", "pmu"
 NO_EVENTS = "tests=" + ",".join(g + ".*" for g in GROUPS)
 
 
-def vpmu_model(label, cpu, allowed, version, smp=1):
+def vpmu_model(label, cpu, allowed, version, smp=1, extra=()):
     """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
     a reason this model explains (allowed: (check regex, reason regex) pairs). With smp > 1
-    on every CPU, each with its own emulated PMU."""
+    on every CPU, each with its own emulated PMU; extra: more run.sh arguments (--silicon)."""
     def case(wd):
-        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900", "--", "bts",
-                 NO_EVENTS], wd, "vpmu_" + label, timeout=900)
+        r = run(["--vpmu", "--cpu", cpu, "--smp", str(smp), "--timeout", "900"] + list(extra) +
+                ["--", "bts", NO_EVENTS], wd, "vpmu_" + label, timeout=900)
         tests, summary, header, text = clean_run(r, "vpmu " + cpu)
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
@@ -1052,6 +1052,32 @@ def report_of(log, out):
         return json.load(f), text
 
 
+def case_relative_paths(wd):
+    """Issue 21 item 19: run.sh works in its own directory, but a path the user typed is
+    the caller's: report LOG --out DIR, compare A B and qemu --log resolve against it."""
+    d = tempfile.mkdtemp(prefix="caller.", dir=wd)
+    with open(os.path.join(d, "serial.log"), "w") as f:
+        f.write("# pmuboot 0.1.0 (git 0000000)\nTAP version 13\n1..1\n"
+                "ok 1 cpuid.vendor # measured=a expected=a\n"
+                "1 passed, 0 failed, 0 skipped\n")
+    sh = os.path.join(ROOT, "run.sh")
+    def call(args):
+        p = subprocess.run([sh] + args, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, text=True, errors="replace")
+        return p.returncode, p.stdout
+    rc, text = call(["report", "serial.log", "--out", "rep"])
+    expect(rc == 0 and os.path.isfile(os.path.join(d, "rep", "results.json")),
+           "report serial.log --out rep from %s: status %d, no rep/results.json there:\n%s"
+           % (d, rc, text[-1500:]))
+    rc, text = call(["compare", "rep/results.json", "rep/results.json", "--threshold", "5"])
+    expect(rc == 0, "compare rep/results.json rep/results.json: status %d:\n%s" % (rc, text[-1500:]))
+    rc, text = call(["qemu", "--log", "boot.log", "--", "tests=cpuid.*"])
+    expect(rc == 0 and "# pmuboot " in read(os.path.join(d, "boot.log")),
+           "qemu --log boot.log: status %d, or no boot.log in the caller's directory:\n%s"
+           % (rc, text[-1500:]))
+    return "report, compare and qemu --log resolved against %s" % d
+
+
 def case_report(wd):
     r = run(["--", REPORT_TESTS], wd, "report")
     expect(r["rc"] == 1, "run.sh exited %d, want 1 (selftest.fail fails)" % r["rc"])
@@ -1338,6 +1364,7 @@ CASES = [
     ("shell: a bad argument returns EFI_INVALID_PARAMETER", case_shell_bad_arg),
     ("report: results.json, JUnit XML and pictures from a real boot's log", case_report),
     ("compare: a check that got worse is named and fails; bad input refused", case_compare),
+    ("run.sh: report, compare and --log take paths relative to the caller", case_relative_paths),
     ("lava: the monitors pattern turns every result line into a test case", case_lava),
     ("network boot: iPXE (pmuboot.cfg fetched, arguments) and the firmware's own PXE", case_netboot_ipxe),
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
