@@ -129,6 +129,14 @@ bool apic_irr_pending(unsigned vector)
 	return apic.present && vector_bit(APIC_IRR, vector);
 }
 
+uint32_t apic_read_esr(void)
+{
+	if (!apic.present)
+		return 0;
+	apic_write(APIC_ESR, 0);
+	return apic_read(APIC_ESR);
+}
+
 void apic_eoi_if_in_service(unsigned vector)
 {
 	if (apic_in_service(vector))

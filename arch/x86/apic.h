@@ -78,6 +78,9 @@ uint32_t apic_current_id(void);
 void apic_send_ipi(uint32_t dest, uint32_t icr_low);
 
 void apic_eoi(void);
+/* The error status (ESR): written first, which loads the errors seen since the last write
+ * (SDM Vol. 3A 10.5.3), then read. */
+uint32_t apic_read_esr(void);
 /* EOI only when `vector` is in service (unexpected interrupts may be edge noise). */
 void apic_eoi_if_in_service(unsigned vector);
 bool apic_in_service(unsigned vector);

@@ -45,6 +45,8 @@ struct percpu {
 	/* Interrupt accounting. */
 	uint64_t unexpected[NR_VECTORS];	/* vectors that arrived with no handler */
 	uint64_t spurious;
+	uint64_t apic_errors;		/* APIC error interrupts (VECTOR_APIC_ERROR) */
+	uint32_t apic_esr;		/* ... the ESR bits they reported, ORed */
 	unsigned trap_depth;			/* nesting of trap_dispatch */
 
 	/* User mode (arch/x86/user.c): the value the CPL-3 function returned. */

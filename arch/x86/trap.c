@@ -165,6 +165,12 @@ void trap_dispatch(struct trap_frame *f)
 		handlers[v](f);
 	} else if (v == VECTOR_SPURIOUS) {
 		c->spurious++;		/* no EOI for a spurious interrupt (SDM 10.9) */
+	} else if (v == VECTOR_APIC_ERROR) {
+		/* SDM Vol. 3A 10.5.3: a write to the ESR loads it with the errors seen since
+		 * the last write; then it can be read. Counted with its bits, for a result. */
+		c->apic_errors++;
+		c->apic_esr |= apic_read_esr();
+		apic_eoi();
 	} else {
 		c->unexpected[v]++;
 		if (v >= NR_EXCEPTIONS)

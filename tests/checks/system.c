@@ -33,6 +33,13 @@ static enum check_status check_system_unexpected_interrupts(struct check_ctx *c)
 				    "spurious=%llu", (unsigned long long)total, list[0] ? list : "none",
 				    (unsigned long long)pmis_left, pmis_left_by,
 				    (unsigned long long)cpu->spurious);
+	/* SDM Vol. 3A Figure 10-9: ESR bit 2 send accept, 3 receive accept, 5 send illegal
+	 * vector, 6 received illegal vector, 7 illegal register address. */
+	if (cpu->apic_errors)
+		return check_result(c, CHECK_FAIL, "%llu APIC error interrupt(s), ESR bits 0x%x", "none "
+				    "(ESR: 0x4 send accept, 0x8 receive accept, 0x20 send illegal "
+				    "vector, 0x40 received illegal vector, 0x80 illegal register)",
+				    (unsigned long long)cpu->apic_errors, cpu->apic_esr);
 	return check_result(c, CHECK_PASS, "0", "0 spurious=%llu pmis_left=0",
 			    (unsigned long long)cpu->spurious);
 }
