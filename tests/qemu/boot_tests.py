@@ -299,6 +299,17 @@ def case_selftest_fail(wd):
     return "ok"
 
 
+def case_selftest_apic_error(wd):
+    """Issue 21 item 14: an APIC error interrupt has a handler that reads the ESR, and
+    system.unexpected_interrupts fails naming its bits (it was an anonymous 0xfe)."""
+    r = run(["--", "tests=selftest.apic_error,system.*"], wd, "selftest_apic_error")
+    expect(r["rc"] == 1, "an APIC error must fail the run: rc %d" % r["rc"])
+    line = result_line(read(r["log_path"]), "system.unexpected_interrupts")
+    expect(line.startswith("not ok") and "APIC error interrupt(s), ESR bits 0x80" in line,
+           "system.unexpected_interrupts does not name the APIC error: %s" % line)
+    return line[line.index("measured="):]
+
+
 def case_selftest_hang(wd):
     r = run(["--", "tests=selftest.hang,system.*"], wd, "selftest_hang")
     expect(r["rc"] == 1, "a hung check must fail the run: rc %d" % r["rc"])
@@ -1334,6 +1345,8 @@ CASES = [
     ("size=1T parses (the range's own upper end)", case_size_1t),
     ("run.sh --mem below what OVMF needs is refused", case_mem_too_small),
     ("a failing check fails the run", case_selftest_fail),
+    ("an APIC error interrupt is handled and named (ESR) by system.unexpected_interrupts",
+     case_selftest_apic_error),
     ("watchdog reports a hung check and the run goes on", case_selftest_hang),
     ("an unexpected fault ends the run with a register dump", case_selftest_fault),
     ("list prints every check", case_list),
