@@ -1468,13 +1468,17 @@ CHECK_DEFINE(400, "pmu.pmi_exact", check_pmu_pmi_exact,
  * the kernel wherever it lands, and the handler reads GP1 at a fixed point of its own code.
  * GP1 there minus P is the skid plus that constant. Each period must give exactly one PMI,
  * and a skid within SHORT_SLACK (or twice the reference's own spread, if more: real PMIs
- * skid by a variable few instructions) of the skids at SHORT_REF_PERIOD. A model with a
- * known limit is swept from that limit up, and says so.
+ * skid by a variable few instructions) of the skids at SHORT_REF_PERIOD. The reference
+ * takes SHORT_REF_RUNS runs, so that its spread shows a variable skid; a period whose PMI
+ * lands outside is run again, up to SHORT_TRIES times, and the closest counts: a PMI that
+ * is late at that period (an erratum) is late every time, a skid drawn anew each PMI is
+ * not. A model with a known limit is swept from that limit up, and says so.
  */
 #define SHORT_REF_PERIOD	1000
 #define SHORT_SLACK		16	/* instructions */
 #define SHORT_N			1000	/* loop4 iterations: 4000 instructions, past any period */
 #define SHORT_TRIES		3
+#define SHORT_REF_RUNS		8
 static const uint32_t short_periods[] = { 1, 2, 3, 4, 8, 16, 31, 32, 33, 64, 127, 128 };
 static uint64_t short_at_pmi;
 static bool short_seen;
@@ -1549,7 +1553,7 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = short_snap;
 	pmi_route_nmi(short_nmi);
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < SHORT_REF_RUNS; i++) {
 		if (short_once(SHORT_REF_PERIOD, &skid, &pmis, &smis, err, sizeof(err))) {
 			st = check_error(c, err, "a run with period %u",
 					 SHORT_REF_PERIOD);
@@ -1570,10 +1574,15 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 		if (p < min_period)
 			continue;
 		swept++;
-		if (short_once(p, &skid, &pmis, &smis, err, sizeof(err))) {
-			st = check_error(c, err, "a run with period %llu",
-					 (unsigned long long)p);
-			goto out;
+		for (unsigned t = 0; t < SHORT_TRIES; t++) {
+			if (short_once(p, &skid, &pmis, &smis, err, sizeof(err))) {
+				st = check_error(c, err, "a run with period %llu",
+						 (unsigned long long)p);
+				goto out;
+			}
+			if (pmis != 1 || skid == INT64_MIN ||
+			    (skid <= ref_hi + tol && skid >= ref_lo - tol))
+				break;
 		}
 		if (pmis != 1 || skid == INT64_MIN) {
 			st = check_result(c, CHECK_FAIL, "%llu PMIs at period %llu", "1 (as at period %u)%s",
