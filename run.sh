@@ -3,7 +3,8 @@
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
 #   ./run.sh qemu [--smp N[,maxcpus=M]] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
-#                 [--vpmu] [--erratum NAME] [--log FILE] [--com2 FILE] [--keep-image FILE]
+#                 [--vpmu [--silicon] [--seed N]] [--erratum NAME] [--log FILE] [--com2 FILE]
+#                 [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
 #   ./run.sh image
 #   ./run.sh report [LOG] [--out DIR]
@@ -30,8 +31,12 @@
 # `make vpmu` when missing): -cpu MODEL,pmu=on, MODEL Skylake-Client unless --cpu names
 # one (with properties: --cpu Skylake-Client,pmu-version=2; pmu=off runs the patched
 # binary without the PMU); --erratum NAME injects a PMU erratum (pmu-erratum=NAME;
-# repeatable). PMUBOOT_VPMU_QEMU=BINARY boots that emulated-PMU QEMU instead, without
-# building (a series under development, or a binary kept to compare with).
+# repeatable). --silicon boots the emulated PMU's silicon profile (pmu-silicon=on: PMI
+# skid, SMIs, INIT keeping the PMU, version-4 freeze at the overflow, no fast RDPMC; see
+# tests/qemu/vpmu/README.md); its random choices follow --seed N (pmu-seed=N; default a
+# new one each run, printed, so a failing run can be replayed). PMUBOOT_VPMU_QEMU=BINARY
+# boots that emulated-PMU QEMU instead, without building (a series under development, or a
+# binary kept to compare with).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -88,7 +93,7 @@ usage() {
 
 cmd_qemu() {
 	local smp=1 cpu="" mem=256 icount=0 kvm=0 timeout=120 log=build/serial.log vpmu=0
-	local errata=()
+	local errata=() silicon=0 seed=""
 	local com2="" keep_image="" shell_args="" shell=0 oracle=0 oracle_out=build/oracle.txt opts=()
 	while (($#)); do
 		case $1 in
@@ -101,6 +106,8 @@ cmd_qemu() {
 		--kvm) kvm=1 ;;
 		--vpmu) vpmu=1 ;;
 		--erratum) errata+=("${2:?--erratum needs a name}"); shift ;;
+		--silicon) silicon=1 ;;
+		--seed) seed=${2:?--seed needs N}; shift ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
 		--log) log=$(from_caller "${2:?--log needs a file}"); shift ;;
 		--com2) com2=$(from_caller "${2:?--com2 needs a file}"); shift ;;
@@ -119,6 +126,9 @@ cmd_qemu() {
 	# manager, or resets): the run would only end at --timeout.
 	((mem >= MIN_MEM_MB)) || die "--mem $mem: OVMF needs at least $MIN_MEM_MB MB to boot pmuboot"
 	[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout $timeout: not a positive number of seconds"
+	[[ -z $seed || $seed =~ ^[0-9]{1,19}$ ]] || die "--seed $seed: not a number (0 to 19 digits)"
+	((vpmu || !silicon)) || die "--silicon needs --vpmu (the emulated PMU's silicon profile)"
+	[[ -z $seed ]] || ((vpmu)) || die "--seed needs --vpmu (it seeds the emulated PMU)"
 
 	ensure_deps
 	build
@@ -137,6 +147,14 @@ cmd_qemu() {
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
 		# several errata: one pmu-erratum=A+B (QEMU keeps only the last of a repeated property)
 		((${#errata[@]})) && cpu+=",pmu-erratum=$(IFS=+; echo "${errata[*]}")"
+		if ((silicon)); then
+			cpu+=",pmu-silicon=on"
+			[[ -n $seed ]] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
+		fi
+		if [[ -n $seed ]]; then
+			cpu+=",pmu-seed=$seed"
+			echo "run.sh: emulated PMU seed $seed (replay with --seed $seed)" >&2
+		fi
 	elif ((${#errata[@]})); then
 		die "--erratum needs --vpmu (only the emulated PMU can misbehave on request)"
 	fi
