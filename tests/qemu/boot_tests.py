@@ -799,6 +799,12 @@ def case_vpmu_snb_microcode(wd):
            "pebs.precise.gp0 did not run with microcode 0x28: %s" % (summary2,))
     return "0x27: %s, 0x28: %s (passed, failed, skipped)" % (summary, summary2)
 
+# The silicon profile (run.sh --silicon, pmu-silicon=on): PMI skid, SMIs, INIT keeping the
+# PMU, the version-4 freeze at the overflow, no fast RDPMC. One fixed seed, so that a CI
+# failure replays with ./run.sh qemu --vpmu --silicon --seed SILICON_SEED.
+SILICON_SEED = 1
+SILICON_MODELS = ("nehalem", "skylake", "icelake")
+
 
 def case_vpmu_oracle(wd):
     """Model, oracle plugin and emulated PMU agree on every region the PMU counted."""
@@ -1395,13 +1401,22 @@ CASES = [
      vpmu_events("skl", "Skylake-Client")),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
      vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
+] + [("vpmu silicon %s: every counter check passes or SKIPs truthfully (%s, seed %d)"
+      % (label, cpu, SILICON_SEED),
+      vpmu_model("silicon_" + label, cpu, allowed, v,
+                 extra=("--silicon", "--seed", str(SILICON_SEED))))
+     for label, cpu, v, allowed in VPMU_MODELS if label in SILICON_MODELS] + [
+    ("vpmu silicon skylake -smp 4: every counter check passes on every CPU (seed %d)"
+     % SILICON_SEED,
+     vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
+                4, smp=4, extra=("--silicon", "--seed", str(SILICON_SEED)))),
 ] + [
     ("vpmu erratum %s: the run fails where it should" % name, vpmu_erratum(name, must, allowed))
     for name, must, allowed in ERRATA]
 
 
 # Cases that take minutes, not seconds: started before the rest.
-LONGEST = ("vpmu events nehalem", "vpmu skylake -smp 4", "vpmu: model, oracle", "oracle -smp 2",
+LONGEST = ("vpmu events nehalem", "vpmu skylake -smp 4", "vpmu silicon skylake -smp 4", "vpmu: model, oracle", "oracle -smp 2",
            "oracle: every", "icount")
 
 
