@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Ending a run: QEMU isa-debug-exit, UEFI ResetSystem, halt, or back to efi_main. */
+#include "arch/x86/console.h"
 #include "arch/x86/io.h"
 #include "arch/x86/serial.h"
 #include "arch/x86/smp.h"
@@ -30,6 +31,14 @@ void platform_final_action(enum run_status st, bool boot_services)
 {
 	enum opt_on_exit how = options_on_exit(&plat.opt);
 
+	if (how == ON_EXIT_RETURN && boot_services && smp.pmu_unsafe) {
+		/* A CPU given up with its PMU not stopped may write PEBS or BTS records into
+		 * memory the firmware gets back: never return to it then. */
+		con_printf("# error: %u CPU(s) given up with their PMU possibly armed (counters, "
+			   "PEBS, BTS): halting instead of returning to the firmware (on-exit=return)\n",
+			   smp.pmu_unsafe);
+		how = ON_EXIT_HALT;
+	}
 	serial_flush();
 	if (how == ON_EXIT_RETURN && boot_services)
 		return;

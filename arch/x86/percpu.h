@@ -49,6 +49,10 @@ struct percpu {
 	uint32_t apic_esr;		/* ... the ESR bits they reported, ORed */
 	unsigned trap_depth;			/* nesting of trap_dispatch */
 
+	/* Giving the CPU up (arch/x86/smp.c): the BSP asks, by NMI, for its PMU to be stopped
+	 * before the INIT; the CPU answers and stays in the NMI handler until the INIT. */
+	volatile int quiesce_req, quiesce_done;
+
 	/* User mode (arch/x86/user.c): the value the CPL-3 function returned. */
 	uint64_t user_ret;
 

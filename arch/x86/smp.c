@@ -31,6 +31,12 @@ static unsigned ap_stack_count;
 static uint64_t bsp_xcr0;
 static bool bsp_osxsave;
 static smp_fw_call_fn fw_call;
+static void (*quiesce_fn)(void);
+/* How long a CPU being given up has to answer the NMI, or the firmware call, that stops
+ * its PMU: the handler's few MSR writes take microseconds on a part; an emulated CPU on a
+ * loaded host may not run for a good part of a second (measured: over 10 ms under TCG
+ * with the build beside it). Paid only for a CPU that is lost anyway. */
+#define QUIESCE_TIMEOUT_US	500000
 
 /* SDM Vol. 3A 9.4.4.1 (the MP initialization example): 10 ms after INIT, 200 us after each
  * STARTUP IPI. */
@@ -130,6 +136,50 @@ static void send_init_sipi(uint32_t id)
 		apic_send_ipi(id, APIC_ICR_DM_STARTUP | APIC_ICR_LEVEL_ASSERT | vector);
 		udelay(SIPI_DELAY_US);
 	}
+}
+
+void smp_set_quiesce(void (*fn)(void))
+{
+	quiesce_fn = fn;
+}
+
+void smp_quiesce_self(void)
+{
+	struct percpu *c = this_cpu();
+
+	c->quiesce_req = 0;
+	if (quiesce_fn)
+		quiesce_fn();
+	__atomic_store_n(&c->quiesce_done, 1, __ATOMIC_RELEASE);
+	for (;;) {
+		irq_disable();
+		hlt();		/* NMIs stay blocked (no IRET): only the INIT ends this */
+	}
+}
+
+/* Asks CPU i, by NMI, to stop its PMU before it is given up; whether it answered. */
+static bool quiesce_by_nmi(unsigned i)
+{
+	struct percpu *c = &percpu_table[i];
+	uint64_t t0, limit = tsc_from_us(QUIESCE_TIMEOUT_US);
+
+	if (!quiesce_fn)
+		return false;
+	c->quiesce_done = 0;
+	__atomic_store_n(&c->quiesce_req, 1, __ATOMIC_RELEASE);
+	apic_send_ipi(smp.cpu[i].apic_id, APIC_ICR_DM_NMI | APIC_ICR_LEVEL_ASSERT);
+	for (t0 = rdtsc(); rdtsc() - t0 < limit; cpu_relax())
+		if (__atomic_load_n(&c->quiesce_done, __ATOMIC_ACQUIRE))
+			return true;
+	c->quiesce_req = 0;
+	return false;
+}
+
+static void quiesce_call(void *unused)
+{
+	(void)unused;
+	if (quiesce_fn)
+		quiesce_fn();
 }
 
 static void stop_cpu(unsigned i, enum smp_state st)
@@ -378,10 +428,16 @@ int run_wait(unsigned cpu, uint64_t timeout_us)
 		return SMP_ENOCPU;
 	while (!__atomic_load_n(&m->done, __ATOMIC_ACQUIRE)) {
 		if (rdtsc() - t0 >= limit) {
+			bool quiet = quiesce_by_nmi(cpu);
+
 			stop_cpu(cpu, SMP_LOST);
 			fmt_snprintf(smp.cpu[cpu].why, sizeof(smp.cpu[cpu].why),
-				     "a call did not end within %llu ms: stopped with INIT",
-				     (unsigned long long)(timeout_us / 1000));
+				     "a call did not end within %llu ms: stopped with INIT, %s",
+				     (unsigned long long)(timeout_us / 1000), quiet ?
+				     "its PMU stopped first (NMI)" : "its PMU NOT stopped first (no "
+				     "answer to an NMI): counters, PEBS, BTS may stay armed");
+			if (!quiet)
+				smp.pmu_unsafe++;
 			return SMP_ETIMEOUT;
 		}
 		cpu_relax();
@@ -403,10 +459,20 @@ int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
 			return SMP_ENOCPU;
 		r = fw_call(cpu, fn, arg, timeout_us);
 		if (r == SMP_ETIMEOUT) {
+			/* The firmware has reset the CPU to its own idle loop, its PMU as it was:
+			 * one more call through it stops the PMU. */
+			int q = quiesce_fn ? fw_call(cpu, quiesce_call, NULL, QUIESCE_TIMEOUT_US) :
+				SMP_ENOCPU;
+
 			smp.cpu[cpu].state = SMP_LOST;
 			fmt_snprintf(smp.cpu[cpu].why, sizeof(smp.cpu[cpu].why),
 				     "a call did not end within %llu ms: the firmware's MP services "
-				     "stopped it", (unsigned long long)(timeout_us / 1000));
+				     "stopped it, %s", (unsigned long long)(timeout_us / 1000),
+				     q == SMP_OK ? "then a call through them stopped its PMU" :
+				     "its PMU NOT stopped (a call through them did not run): counters, "
+				     "PEBS, BTS may stay armed");
+			if (q != SMP_OK)
+				smp.pmu_unsafe++;
 		}
 		return r;
 	}

@@ -59,13 +59,14 @@ struct smp_cpu {
 	/* The last fatal exception on it (state stays IDLE: it is usable again). */
 	unsigned fault_vector;
 	uint64_t fault_rip, fault_error;
-	char why[96];		/* why it is not running, when it is not */
+	char why[160];		/* why it is not running, when it is not */
 };
 
 struct smp_info {
 	unsigned ncpus;		/* CPUs known: the BSP and the MADT's others, at most MAX_CPUS */
 	unsigned started;	/* APs running pmuboot */
 	bool kept;		/* boot services kept: the firmware's MP services run the calls */
+	unsigned pmu_unsafe;	/* CPUs given up without their PMU stopped (see smp_set_quiesce) */
 	char why[128];		/* why no AP was started, if none was */
 	struct smp_cpu cpu[MAX_CPUS];
 };
@@ -112,6 +113,20 @@ unsigned smp_this_cpu(void);
 
 /* Called by the fatal-fault path on an AP: records the fault and ends the call. */
 void smp_ap_fatal(uint64_t vector, uint64_t rip, uint64_t error) __attribute__((noreturn));
+
+/*
+ * What stops this CPU's PMU (the harness's: counters, PEBS, BTS, LBR), run on a CPU before
+ * pmuboot gives it up after a call that did not end: INIT leaves every MSR as it was (SDM
+ * Vol. 3A Table 9-1), so a CPU stopped with PEBS or BTS armed would write records again
+ * once the firmware restarts it. Without boot services the CPU is asked by NMI (it runs fn
+ * in its NMI handler, then waits there for the INIT); with them kept, once the firmware's
+ * MP services have stopped the call, by one more call through them. Where neither
+ * answers, smp.pmu_unsafe counts the CPU and smp.cpu[i].why says so.
+ */
+void smp_set_quiesce(void (*fn)(void));
+/* In the NMI handler of a CPU the BSP is giving up (percpu quiesce_req): stops its PMU,
+ * answers, and waits for the INIT. */
+void smp_quiesce_self(void) __attribute__((noreturn));
 
 /* At the end of a run: every running AP back to wait-for-SIPI with INIT. */
 void smp_park_all(void);

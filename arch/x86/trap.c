@@ -4,6 +4,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/user.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
@@ -144,6 +145,8 @@ void trap_dispatch(struct trap_frame *f)
 	c = this_cpu();
 
 	c->trap_depth++;
+	if (v == X86_TRAP_NMI && c->quiesce_req)
+		smp_quiesce_self();	/* the BSP is giving this CPU up */
 	if (v < NR_EXCEPTIONS && v != X86_TRAP_NMI) {
 		uint64_t fixup = ex_fixup_for(f->rip);
 

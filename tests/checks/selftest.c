@@ -6,6 +6,8 @@
 #include "arch/x86/trap.h"
 #include "tests/harness/check.h"
 #include "arch/x86/smp.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
 
 static enum check_status check_selftest_fail(struct check_ctx *c)
 {
@@ -57,12 +59,21 @@ CHECK_DEFINE(345, "selftest.apic_error", check_selftest_apic_error,
 
 /* Interrupts off for ever: the CPU's own watchdog cannot stop it, only the limit run_on()
  * puts on the whole call (after which the CPU is stopped with INIT). On the bootstrap
- * processor nothing could end it, so it runs only on the others. */
+ * processor nothing could end it, so it runs only on the others. It hangs with GP0
+ * counting, as a check stopped in its window would: INIT keeps the PMU (SDM Vol. 3A Table
+ * 9-1), so pmuboot must stop it before it gives the CPU up, and report what it found. */
 static enum check_status check_selftest_hang_irqs_off(struct check_ctx *c)
 {
+	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	char err[PMU_ERR_LEN];
+
 	if (smp_this_cpu() == 0)
 		return check_skip(c, "on the bootstrap processor nothing can end a loop with "
 				  "interrupts off; choose another CPU with cpus=");
+	if (pmu.version >= 1 && pmu.num_gp &&
+	    pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&e), 0, err, sizeof(err)) == 0 &&
+	    pmu.version >= 2)
+		pmu_global_ctrl_write(&pmu, 1, err, sizeof(err));
 	irq_disable();
 	for (;;)
 		cpu_relax();

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Check runner: selection, plan, watchdog-guarded execution, TAP lines, fatal-fault report. */
 #include "tests/harness/runner.h"
+#include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/trap.h"
@@ -10,6 +11,7 @@
 #include "lib/string.h"
 #include "arch/x86/msr.h"
 #include "pmu/counter.h"
+#include "pmu/pmi.h"
 #include "tests/harness/cleanup.h"
 #include "tests/expect/seed.h"
 #include "tests/harness/tap.h"
@@ -272,6 +274,10 @@ static unsigned planned_on(const struct options *o, const struct check *ck)
 	return n && gated_skip(ck, &gate) ? 1 : n;
 }
 
+/* What a CPU being given up (a call that did not end, arch/x86/smp.c) still had armed, for
+ * its result, before its counters, PEBS, BTS and LBR are stopped: INIT would keep them. */
+static char given_up[MAX_CPUS][140];
+
 struct ap_job {
 	struct check_ctx *ctx;
 	uint32_t limit_ms;
@@ -361,8 +367,11 @@ static bool run_instance(const struct options *o, const struct check *ck, unsign
 		current = NULL;
 		run_on(cpu, ap_cleanup, &ctx, 1000000);
 	} else if (r == SMP_ETIMEOUT || r == SMP_ENOCPU) {
-		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "timeout: CPU %u (APIC ID %u): %s",
-			     cpu, apic_id_of(cpu), smp_error_name(r));
+		fmt_snprintf(ctx.detail, sizeof(ctx.detail), "timeout: CPU %u (APIC ID %u): %s%s%s%s%s",
+			     cpu, apic_id_of(cpu), smp_error_name(r),
+			     r == SMP_ETIMEOUT ? "; " : "", r == SMP_ETIMEOUT ? smp.cpu[cpu].why : "",
+			     r == SMP_ETIMEOUT && given_up[cpu][0] ? "; " : "",
+			     r == SMP_ETIMEOUT ? given_up[cpu] : "");
 		ctx.status = CHECK_FAIL;
 		current = NULL;
 		report(&ctx);
@@ -386,9 +395,34 @@ static void oracle_announce(void)
 			   env.icount);
 }
 
+static void quiesce_given_up(void)
+{
+	unsigned cpu = smp_this_cpu();
+	struct pmu_state s;
+	uint64_t en = 0;
+
+	if (pmu_save(&pmu, &s) == 0 || s.saved) {
+		for (unsigned i = 0; i < pmu.num_gp; i++)
+			if (s.evtsel[i] & ARCH_PERFMON_EVENTSEL_ENABLE)
+				en |= 1ULL << i;
+		if (cpu < MAX_CPUS)
+			fmt_snprintf(given_up[cpu], sizeof(given_up[cpu]), "its PMU as found: "
+				     "GLOBAL_CTRL 0x%llx, selects enabled 0x%llx, FIXED_CTR_CTRL 0x%llx, "
+				     "PEBS_ENABLE 0x%llx, DEBUGCTL 0x%llx",
+				     (unsigned long long)s.global_ctrl, (unsigned long long)en,
+				     (unsigned long long)s.fixed_ctrl,
+				     (unsigned long long)s.ds.pebs_enable,
+				     (unsigned long long)s.debugctl);
+	}
+	pmu_reset(&pmu);
+	if (apic.present)
+		pmu_pmi_lvt_mask();
+}
+
 void runner_init(runner_exit_fn exit_fn)
 {
 	exit_run = exit_fn;
+	smp_set_quiesce(quiesce_given_up);
 }
 
 enum run_status runner_run(const struct options *o, const struct check_env *e)

@@ -528,8 +528,8 @@ def case_smp_absent_cpus(wd):
 def case_smp_selftests(wd):
     """On CPU 2 alone: a failing, a hung, a faulting and an interrupts-off check each
     reported, the run going on to the end."""
-    r = run(["--smp", "4", "--", "cpus=2", "tests=selftest.*,system.*", "watchdog=300"], wd,
-            "smp_selftests")
+    r = run(["--smp", "4", "--", "cpus=2", "tests=selftest.fail,selftest.hang,selftest.fault,"
+             "selftest.hang_irqs_off,system.*", "watchdog=300"], wd, "smp_selftests")
     expect(r["rc"] == 1, "run.sh exited %d, want 1 (checks failed)" % r["rc"])
     tests, summary, header, text = parse_tap(r["log"])
     expect(summary == (0, 4, 1), "want 0 passed 4 failed 1 skipped, got %s" % (summary,))
@@ -538,7 +538,11 @@ def case_smp_selftests(wd):
         "selftest.fail@apic2": r"measured=1 expected=2",
         "selftest.hang@apic2": r"timeout: the watchdog stopped the check after \d+ ms \(limit 200 ms\)",
         "selftest.fault@apic2": r"fatal: unexpected exception #UD .* on CPU 2 \(APIC ID 2\); the CPU goes on",
-        "selftest.hang_irqs_off@apic2": r"timeout: CPU 2 \(APIC ID 2\): the call did not end in time \(the CPU was stopped\)",
+        # INIT keeps the PMU (SDM Vol. 3A Table 9-1): stopped by NMI first, what was armed shown
+        "selftest.hang_irqs_off@apic2": r"timeout: CPU 2 \(APIC ID 2\): the call did not end in "
+                                        r"time \(the CPU was stopped\); .*stopped with INIT, its "
+                                        r"PMU stopped first \(NMI\); its PMU as found: "
+                                        r"GLOBAL_CTRL 0x[0-9a-f]+, selects enabled",
     }
     for name, pat in want.items():
         line = result_line(text, name)
@@ -548,7 +552,8 @@ def case_smp_selftests(wd):
     # The CPU lost with interrupts off is stopped: what ran after it on CPU 2 says so.
     line = result_line(text, "system.unexpected_interrupts@apic2")
     expect(re.search(r"# SKIP CPU 2 \(APIC ID 2\) was lost at selftest.hang_irqs_off \(a call did "
-                     r"not end within \d+ ms: stopped with INIT\)", line), line)
+                     r"not end within \d+ ms: stopped with INIT, its PMU stopped first \(NMI\)\)",
+                     line), line)
     return "4 failures reported on CPU 2, %.1f s" % r["seconds"]
 
 
@@ -568,6 +573,35 @@ def case_smp_keep(wd):
     expect(result_line(text, "system.unexpected_interrupts@apic1").startswith("ok "),
            "the AP's unexpected-interrupt check did not pass")
     return "%s in %.1f s" % (summary, r["seconds"])
+
+
+def case_vpmu_lost_cpu(wd):
+    """Issue 21 item 1: a CPU whose call never ends (selftest.hang_irqs_off, GP0 armed) is
+    given up with INIT, which keeps the PMU (SDM Vol. 3A Table 9-1; the silicon profile
+    emulates it). Without boot services pmuboot stops it by NMI first; with them kept the
+    firmware's MP services stop the call (INIT-SIPI-SIPI into their idle loop, the counter
+    still armed there) and pmuboot stops the PMU through one more firmware call. Each time
+    the result says what it found armed (GLOBAL_CTRL may read all enables set: an SMI in the
+    hang, with FREEZE_WHILE_SMM, sets them all at RSM, SDM Vol. 3B 17.4.1)."""
+    r = run(["--vpmu", "--silicon", "--seed", "1", "--smp", "2", "--", "cpus=1",
+             "tests=selftest.hang_irqs_off,system.*"], wd, "vpmu_exit_lost")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (the hang fails)" % r["rc"])
+    line = result_line(read(r["log_path"]), "selftest.hang_irqs_off@apic1")
+    expect(re.search(r"stopped with INIT, its PMU stopped first \(NMI\); its PMU as found: "
+                     r"GLOBAL_CTRL 0x[0-9a-f]+, selects enabled 0x1,", line),
+           "exit mode: the lost CPU's PMU was not stopped by NMI and reported: %s" % line)
+    r = run(["--vpmu", "--silicon", "--seed", "1", "--smp", "2", "--", "boot-services=keep",
+             "on-exit=shutdown", "cpus=1", "tests=selftest.hang_irqs_off,system.*"], wd,
+            "vpmu_keep_lost")
+    expect(r["rc"] == 1, "run.sh exited %d, want 1 (the hang fails)" % r["rc"])
+    text = read(r["log_path"])
+    line = result_line(text, "selftest.hang_irqs_off@apic1")
+    expect(re.search(r"the firmware's MP services stopped it, then a call through them stopped "
+                     r"its PMU; its PMU as found: GLOBAL_CTRL 0x[0-9a-f]+, selects enabled 0x1,",
+                     line),
+           "kept: the lost CPU's PMU was not stopped and reported: %s" % line)
+    return "exit mode: by NMI; kept: by a firmware call, found %s" % (
+        re.search(r"selects enabled 0x[0-9a-f]+", line).group(0))
 
 
 def case_options_echo(wd):
@@ -1391,6 +1425,8 @@ CASES = [
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
     ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
+    ("vpmu: a lost CPU's PMU, kept by INIT, is stopped (NMI; kept: a firmware call)",
+     case_vpmu_lost_cpu),
     ("vpmu measure: exact counts on loop4, more events than counters multiplexed", case_vpmu_measure),
     ("vpmu measure: every kernel set up and counted as its model says", case_vpmu_measure_kernels),
 ] + [("vpmu %s: every counter check passes (%s)" % (label, cpu), vpmu_model(label, cpu, allowed, v))
