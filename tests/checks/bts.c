@@ -77,7 +77,10 @@ static int bts_go(const struct kernel_desc *k, uint64_t n, void *arg, unsigned r
 		fmt_snprintf(err, errlen, "WRMSR IA32_DEBUGCTL faulted (vector %d)", v);
 		return v;
 	}
-	*r = measure_kernel_msr(k, n, arg, MSR_IA32_DEBUGCTLMSR, on);
+	/* With the interrupt armed its NMI may come inside the run: then no oracle region (the
+	 * oracle predicts the kernel's code, not the handler's). */
+	*r = threshold ? measure_kernel_msr_unframed(k, n, arg, MSR_IA32_DEBUGCTLMSR, on) :
+			 measure_kernel_msr(k, n, arg, MSR_IA32_DEBUGCTLMSR, on);
 	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
 	return 0;
 }

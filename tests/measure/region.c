@@ -8,6 +8,7 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/user.h"
 #include "arch/x86/io.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/console.h"
 #include "lib/fmt.h"
@@ -173,6 +174,21 @@ struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t 
 	pmu_global_ctrl_write(&pmu, enable, ignored, sizeof(ignored));
 	k->fn(n, arg);
 	pmu_global_ctrl_write(&pmu, 0, ignored, sizeof(ignored));
+	r.tsc = rdtsc() - t0;
+	irq_restore(flags);
+	return r;
+}
+
+struct region measure_kernel_msr_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
+					  uint32_t msr, uint64_t enable)
+{
+	struct region r = { 0, 0, 0, 0 };
+	uint64_t flags = irq_save();
+	uint64_t t0 = rdtsc();
+
+	wrmsr_safe(msr, enable);
+	k->fn(n, arg);
+	wrmsr_safe(msr, 0);
 	r.tsc = rdtsc() - t0;
 	irq_restore(flags);
 	return r;

@@ -54,6 +54,12 @@ struct region measure_kernel_msr(const struct kernel_desc *k, uint64_t n, void *
 struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
 					  uint64_t enable);
 
+/* measure_kernel_msr() without the frame, as measure_kernel_pmu_unframed(): msr = enable
+ * around a direct call, interrupts disabled, no oracle region. For a run that an NMI
+ * enters (the BTS threshold interrupt). */
+struct region measure_kernel_msr_unframed(const struct kernel_desc *k, uint64_t n, void *arg,
+					  uint32_t msr, uint64_t enable);
+
 /*
  * measure_kernel() at CPL 3 (arch/x86/user.h): the TSC frame and the kernel run in user
  * mode. Returns the user call's fault vector (FAULT_NONE on success) in *fault.
