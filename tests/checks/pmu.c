@@ -187,9 +187,11 @@ static int driver_for(enum arch_event ev, struct driver_run *dr, char *err, size
 		 * distinct lines, all flushed (CLFLUSH, which works in a guest too) before each
 		 * run. */
 		if (nodes < 4 * CHASE_COLD_STEPS) {
-			fmt_snprintf(err, errlen, "test buffer of %llu bytes holds fewer than %llu lines",
-				     (unsigned long long)env.buf_size, 4 * CHASE_COLD_STEPS);
-			return -1;
+			fmt_snprintf(err, errlen, "the %llu-byte test buffer (option size=) holds fewer "
+				     "than %llu lines: this check needs size=%lluK or more",
+				     (unsigned long long)env.buf_size, 4 * CHASE_COLD_STEPS,
+				     (unsigned long long)((4 * CHASE_COLD_STEPS * 64 + 1023) / 1024));
+			return -2;
 		}
 		if (nodes > CHASE_COLD_NODES)
 			nodes = CHASE_COLD_NODES;
@@ -242,6 +244,8 @@ static enum check_status check_pmu_arch_event(struct check_ctx *c)
 	/* An event the loop leaves quiet must also count where a kernel drives it: a dead
 	 * counter passes the quiet bound. */
 	r = driver_for(ev, &dr, err, sizeof(err));
+	if (r == -2)	/* the user chose a buffer too small for it: say which size it needs */
+		return check_skip(c, "%s", err);
 	if (r < 0)
 		return check_error(c, err, "a buffer for the driving kernel "
 				   "(size= option)");

@@ -575,6 +575,18 @@ def case_smp_keep(wd):
     return "%s in %.1f s" % (summary, r["seconds"])
 
 
+def case_vpmu_small_buffer(wd):
+    """Issue 21 item 20: with size=4K the checks whose kernels need a bigger buffer SKIP
+    naming the size they need (the user chose it), and fail nothing."""
+    r = run(["--vpmu", "--", "size=4K", "tests=pmu.arch.llc*"], wd, "vpmu_size4k")
+    tests, summary, header, text = clean_run(r, "size=4K")
+    expect(tests and all(t.skip and re.search(r"needs size=\d+K or more", skip_reason(t))
+                         for t in tests),
+           "not every LLC check SKIPped naming the size: %s" % [
+               (t.description, skip_reason(t)) for t in tests][:3])
+    return "%d SKIPs: %s" % (len(tests), skip_reason(tests[0]))
+
+
 def case_vpmu_lost_cpu(wd):
     """Issue 21 item 1: a CPU whose call never ends (selftest.hang_irqs_off, GP0 armed) is
     given up with INIT, which keeps the PMU (SDM Vol. 3A Table 9-1; the silicon profile
@@ -1446,6 +1458,7 @@ CASES = [
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
     ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
+    ("vpmu: size=4K: checks needing a bigger buffer SKIP naming the size", case_vpmu_small_buffer),
     ("vpmu: a lost CPU's PMU, kept by INIT, is stopped (NMI; kept: a firmware call)",
      case_vpmu_lost_cpu),
     ("vpmu measure: exact counts on loop4, more events than counters multiplexed", case_vpmu_measure),
