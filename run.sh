@@ -250,10 +250,18 @@ cmd_qemu() {
 	39) echo "run.sh: FAIL: fatal fault (register dump above)"; exit 3 ;;
 	124|137) echo "run.sh: FAIL: timeout after ${timeout} s (QEMU stopped)"; exit 4 ;;
 	1)	if [[ ! -s $log ]]; then
-			# QEMU refused its command line (e.g. -cpu ...,pmu-erratum=NAME): its message
-			# above names what; the guest never ran.
-			echo "run.sh: FAIL: QEMU refused to start (status 1, message above): bad -cpu" \
-				"property or option"; exit 2
+			# QEMU refused its command line: its message above names what; the guest
+			# never ran. Say which of run.sh's options it came from.
+			local what="a QEMU option run.sh built" msg=""
+			[[ -s $tmp/qemu.err ]] && msg=$(grep -v "TCG doesn't support" "$tmp/qemu.err" |
+				grep -m1 'qemu-system')
+			case $msg in
+			*SMP*|*smp*|*CPUs*|*maxcpus*) what="--smp $smp" ;;
+			*cpu*|*roperty*|*pmu*) what="--cpu $cpu (a CPU model or property)" ;;
+			*emory*|*RAM*|*ram*) what="--mem $mem" ;;
+			esac
+			echo "run.sh: FAIL: QEMU refused to start (status 1, message above): it refused" \
+				"$what"; exit 2
 		fi
 		echo "run.sh: FAIL: QEMU exited with status 1 without a pmuboot verdict"; exit 3 ;;
 	*) echo "run.sh: FAIL: QEMU exited with status $rc without a pmuboot verdict" \

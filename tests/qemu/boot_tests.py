@@ -275,6 +275,21 @@ def case_mem_too_small(wd):
     return "refused in %.1f s" % took
 
 
+def case_qemu_refused(wd):
+    """Issue 21 item 20: an option QEMU refuses is named as the run.sh option it came from
+    (status 2), not as "a bad -cpu property"."""
+    out = []
+    for args, want in ((["--smp", "300"], "it refused --smp 300"),
+                       (["--cpu", "qemu64,nosuch=1"], "it refused --cpu qemu64,nosuch=1")):
+        p = subprocess.run([os.path.join(ROOT, "run.sh"), "qemu"] + args, cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, text=True, errors="replace", timeout=120)
+        expect(p.returncode == 2 and want in p.stdout, "%s: status %d, no '%s':\n%s"
+               % (args, p.returncode, want, p.stdout[-1500:]))
+        out.append(want)
+    return "; ".join(out)
+
+
 def case_force_pmu(wd):
     r = run(["--", "force-pmu", "bts", "tests=pmu.*,pebs.*,lbr.*,bts.*"], wd, "force_pmu")
     expect(r["rc"] == 1, "force-pmu without a PMU must fail the run: rc %d" % r["rc"])
@@ -1418,6 +1433,7 @@ CASES = [
     ("bad option: on-exit=return without keep ends the run", case_on_exit_return_rejected),
     ("size=1T parses (the range's own upper end)", case_size_1t),
     ("run.sh --mem below what OVMF needs is refused", case_mem_too_small),
+    ("run.sh names the option QEMU refused (--smp 300, a bad CPU property)", case_qemu_refused),
     ("a failing check fails the run", case_selftest_fail),
     ("an APIC error interrupt is handled and named (ESR) by system.unexpected_interrupts",
      case_selftest_apic_error),
