@@ -1025,9 +1025,24 @@ def erratum_tests(name, allowed):
     return "tests=" + ",".join(g + ".*" for g in groups)
 
 
+# Errata whose effect pmuboot tolerates by design: the run must pass. amd-nmi-latency makes
+# every PMI 400 instructions late, within the 1000 instructions of skid pmuboot allows
+# (PMI_SKID_MAX, from rr's budget): real PMIs are late, and a check that failed this would
+# fail parts. It used to be "caught" only through QEMU's STI;PAUSE shadow bug (the late PMI
+# then stayed in the IRR after pmu.pmi_storm), fixed by patch 0029.
+TOLERATED = {"amd-nmi-latency": "a PMI 400 instructions late is within PMI_SKID_MAX (1000)"}
+
+
 def vpmu_erratum(name, must, allowed):
-    """The run with one injected erratum fails, and in the checks meant to see it."""
+    """The run with one injected erratum fails, and in the checks meant to see it (or, for a
+    TOLERATED one, passes)."""
     def case(wd):
+        if name in TOLERATED:
+            r = run(["--vpmu", "--cpu", ERRATUM_CPUS.get(name, ERRATUM_CPU), "--erratum", name,
+                     "--timeout", "900", "--", "bts", erratum_tests(name, allowed)], wd,
+                    "erratum_" + name, timeout=900)
+            tests, summary, header, text = clean_run(r, "tolerated erratum " + name)
+            return "tolerated, %s: %s" % (TOLERATED[name], summary)
         # Of the seed-event checks only those of events the emulated PMU models count (the
         # others read 0 and fail anyway).
         tests_opt = erratum_tests(name, allowed)
@@ -1500,7 +1515,8 @@ CASES = [
      vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
                 4, smp=4, extra=("--silicon", "--seed", str(SILICON_SEED)))),
 ] + [
-    ("vpmu erratum %s: the run fails where it should" % name, vpmu_erratum(name, must, allowed))
+    ("vpmu erratum %s: %s" % (name, "the run passes: tolerated by design" if name in TOLERATED
+                                else "the run fails where it should"), vpmu_erratum(name, must, allowed))
     for name, must, allowed in ERRATA]
 
 
@@ -1557,9 +1573,11 @@ def main():
             passed += ok
             failed += not ok
             results.append((title, ok))
-    errata = [(t, ok) for t, ok in results if t.startswith("vpmu erratum ")]
+    errata = [(t, ok) for t, ok in results if t.startswith("vpmu erratum ")
+              and not any(" %s:" % n in t for n in TOLERATED)]
     if errata:
-        print("# errata caught: %d / %d injected" % (sum(ok for _, ok in errata), len(errata)))
+        print("# errata caught: %d / %d injected (and %d tolerated by design)"
+              % (sum(ok for _, ok in errata), len(errata), len(TOLERATED)))
     print("logs in %s" % wd)
     print("# wall: %.1f s for %d cases, %d at a time" % (time.monotonic() - t_all, len(cases), a.j))
     print("%d passed, %d failed" % (passed, failed))
