@@ -530,8 +530,6 @@ static enum check_status check_pebs_threshold(struct check_ctx *c)
 			st = check_result(c, CHECK_FAIL, "%u records", "%u: the counters froze at the PMI "
 					  "request", recs_frozen, THR_RECORDS);
 		}
-		if (freeze && pmu.version >= 4)
-			pmu_global_ovf_clear(&pmu, GLOBAL_STATUS_COUNTERS_FROZEN);
 		if (thr_stats.not_pmi && st == CHECK_PASS)
 			st = check_result(c, CHECK_FAIL, "%llu NMIs without a status bit", "none",
 					  (unsigned long long)thr_stats.not_pmi);
