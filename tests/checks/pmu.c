@@ -909,8 +909,6 @@ CHECK_DEFINE(370, "pmu.cmask_inv_edge", check_pmu_cmask_inv_edge,
  * counters stay frozen with pmi=nmi too (the NMI arrives inside the frame) and the check
  * reads the bit itself, then clears it and shows that counting resumes.
  */
-/* The freeze acts at the PMI request, no later: within PMI_SKID_MAX of the overflow. */
-#define FREEZE_SKID_MAX	PMI_SKID_MAX	/* instructions */
 
 static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 {
@@ -961,12 +959,12 @@ static enum check_status check_pmu_freeze_on_pmi(struct check_ctx *c)
 	pmu_global_status(&pmu, &status);
 	pmi_wait(&pmi_stats, 1);
 	skid = res.delta[1] > before ? res.delta[1] - before : 0;
-	/* The freeze acts on the PMI request, as the overflow is detected (FREEZE_SKID_MAX). */
-	if (res.delta[1] > before + FREEZE_SKID_MAX || res.delta[1] < before) {
+	/* The freeze acts on the PMI request, as the overflow is detected (PMI_SKID_MAX). */
+	if (res.delta[1] > before + PMI_SKID_MAX || res.delta[1] < before) {
 		st = check_result(c, CHECK_FAIL, "watcher %llu", "%llu..%llu (frozen at the PMI "
 				  "request, skid <= %u) status=0x%llx", (unsigned long long)res.delta[1],
-				  (unsigned long long)before, (unsigned long long)(before + FREEZE_SKID_MAX),
-				  FREEZE_SKID_MAX, (unsigned long long)status);
+				  (unsigned long long)before, (unsigned long long)(before + PMI_SKID_MAX),
+				  PMI_SKID_MAX, (unsigned long long)status);
 		goto out;
 	}
 	if (pmi_stats.pmis != 1 || pmi_stats.not_pmi) {
