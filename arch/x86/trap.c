@@ -173,7 +173,7 @@ void trap_dispatch(struct trap_frame *f)
 		 * the last write; then it can be read. Counted with its bits, for a result. */
 		c->apic_errors++;
 		c->apic_esr |= apic_read_esr();
-		apic_eoi();
+		apic_eoi_if_in_service(v);	/* not for an INT 0FEH, which sets no ISR bit */
 	} else {
 		c->unexpected[v]++;
 		if (v >= NR_EXCEPTIONS)
