@@ -400,20 +400,18 @@ static void quiesce_given_up(void)
 	unsigned cpu = smp_this_cpu();
 	struct pmu_state s;
 	uint64_t en = 0;
+	int r = pmu_save(&pmu, &s);	/* what it could read, whatever faulted */
 
-	if (pmu_save(&pmu, &s) == 0 || s.saved) {
-		for (unsigned i = 0; i < pmu.num_gp; i++)
-			if (s.evtsel[i] & ARCH_PERFMON_EVENTSEL_ENABLE)
-				en |= 1ULL << i;
-		if (cpu < MAX_CPUS)
-			fmt_snprintf(given_up[cpu], sizeof(given_up[cpu]), "its PMU as found: "
-				     "GLOBAL_CTRL 0x%llx, selects enabled 0x%llx, FIXED_CTR_CTRL 0x%llx, "
-				     "PEBS_ENABLE 0x%llx, DEBUGCTL 0x%llx",
-				     (unsigned long long)s.global_ctrl, (unsigned long long)en,
-				     (unsigned long long)s.fixed_ctrl,
-				     (unsigned long long)s.ds.pebs_enable,
-				     (unsigned long long)s.debugctl);
-	}
+	for (unsigned i = 0; i < pmu.num_gp; i++)
+		if (s.evtsel[i] & ARCH_PERFMON_EVENTSEL_ENABLE)
+			en |= 1ULL << i;
+	if (cpu < MAX_CPUS)
+		fmt_snprintf(given_up[cpu], sizeof(given_up[cpu]), "its PMU as found%s: GLOBAL_CTRL "
+			     "0x%llx, selects enabled 0x%llx, FIXED_CTR_CTRL 0x%llx, PEBS_ENABLE 0x%llx, "
+			     "DEBUGCTL 0x%llx", r ? " (a read faulted)" : "",
+			     (unsigned long long)s.global_ctrl, (unsigned long long)en,
+			     (unsigned long long)s.fixed_ctrl, (unsigned long long)s.ds.pebs_enable,
+			     (unsigned long long)s.debugctl);
 	pmu_reset(&pmu);
 	if (apic.present)
 		pmu_pmi_lvt_mask();
