@@ -89,18 +89,24 @@ SMI_INSNS=5000 SMI_BRANCHES=625
 SILICON_FAIL_NAMES='^FAIL: Intel: (full-width writes: )?((instructions|branches)-[0-9]+|overflow: (cntr|status|irq)-[0-9]+|all counters)$'
 # Prints the FAIL lines of a silicon pmu.flat log that SMI leakage does not explain.
 unexplained_fails() {
-	local line lo x hi d bound='^FAIL: ([0-9]+) <= ([0-9]+) <= ([0-9]+)$'
+	local line lo x hi d bound='^FAIL: ([0-9]+) <= ([0-9]+) <= ([0-9]+)$' leaks=0 named=0
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		if [[ $line =~ $bound ]]; then
 			lo=${BASH_REMATCH[1]} x=${BASH_REMATCH[2]} hi=${BASH_REMATCH[3]}
 			d=$((x - hi))
-			((d > 0 && (d % SMI_INSNS == 0 || d % SMI_BRANCHES == 0))) && continue
+			if ((d > 0 && (d % SMI_INSNS == 0 || d % SMI_BRANCHES == 0))); then
+				leaks=$((leaks + 1))
+				continue
+			fi
 		elif [[ $line =~ $SILICON_FAIL_NAMES ]]; then
+			named=$((named + 1))
 			continue
 		fi
 		echo "$line"
 	done < <(grep -a '^FAIL: ' "$1" || true)
+	# A named FAIL is SMI leakage only where some bound showed the leak.
+	((named == 0 || leaks > 0)) || echo "$named named FAIL(s), but no bound off by an SMI's counts"
 }
 # SKIPs because the emulated model lacks what the test needs, as the real part does:
 # "TEST|CONFIG|SKIP text|why". Such a run passes only if it skipped exactly so.
