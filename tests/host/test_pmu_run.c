@@ -156,7 +156,7 @@ static void test_pairs(void **state)
 	const uint64_t b[3][2] = { { 30, 80 }, { 20, 99 }, { 40, 60 } };
 	int64_t diff[2], med[2], tsc;
 	char err[160];
-	unsigned runs = 0;
+	unsigned runs = 0, k = 0;
 	(void)state;
 
 	pairs_init(&p, 2, 3);
@@ -164,13 +164,14 @@ static void test_pairs(void **state)
 		if (runs == 1)	/* the second pair took an SMI */
 			assert_false(pairs_add(&p, a[0], b[0], 1, 2, 1));
 		else
-			assert_true(pairs_add(&p, a[p.kept], b[p.kept], 100 + p.kept, 300, 0));
+			assert_true(pairs_add(&p, a[k], b[k], 100 + k, 300, 0)), k++;
 		runs++;
 	}
 	assert_int_equal(runs, 4);
-	assert_int_equal(p.kept, 3);
 	assert_int_equal(p.discarded, 1);
 	assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+	assert_int_equal(p.kept, 3);
+	assert_int_equal(p.stretched, 0);
 	assert_int_equal(diff[0], 20 - 10);	/* min(b) - min(a) */
 	assert_int_equal(diff[1], 60 - 90);	/* signed */
 	assert_int_equal(med[0], 20);		/* of 20, 8, 29 */
@@ -183,6 +184,81 @@ static void test_pairs(void **state)
 	assert_int_equal(p.tries, 4);
 	assert_int_not_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "every one of 4 repetitions took an SMI (12 SMIs"));
+}
+
+/* Issue 21 item 17: a pair whose run at n or at 2n took well over the fastest of its half
+ * (a host that preempted its guest) is discarded, counted, and measured again; what
+ * it counted of a clock never reaches the result. */
+static void test_pairs_stretched(void **state)
+{
+	static struct pairs p;
+	/* TSC of the run at n and at 2n, and a clock counted across each (UCLK). */
+	const uint64_t t[][2] = {
+		{ 2500000, 2000000 },	/* the run at n preempted: its clock difference < 0 */
+		{ 1000000, 2000000 },
+		{ 2600000, 2010000 },	/* again */
+		{ 2400000, 2000000 },	/* and again: all five pairs' median would be < 0 */
+		{ 1010000, 2010000 },
+		{ 1005000, 2005000 },
+	};
+	int64_t diff[1], med[1], tsc;
+	char err[160];
+	unsigned runs = 0;
+	(void)state;
+
+	pairs_init(&p, 1, 3);
+	while (pairs_more(&p)) {
+		uint64_t a = t[runs][0] * 4 / 5, b = t[runs][1] * 4 / 5;
+
+		assert_true(pairs_add(&p, &a, &b, t[runs][0], t[runs][1], 0));
+		runs++;
+	}
+	assert_int_equal(runs, 5);	/* three stretched, two clean: most of the three wanted */
+	assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+	assert_int_equal(p.kept, 2);
+	assert_int_equal(p.stretched, 3);
+	assert_int_equal(tsc, 2000000 - 1000000);
+	assert_int_equal(diff[0], 800000);
+	assert_int_equal(med[0], 800000);	/* all five pairs': -320000 */
+	assert_string_equal(pairs_note(p.kept, 0, 0, p.stretched), " reps=2 stretched=3");
+
+	/* No pair clean of stretch in 2 * want tries: the least stretched one stands. */
+	{
+		const uint64_t u[6][2] = { { 1000000, 3500000 }, { 2000000, 2000000 },
+					   { 1800000, 3200000 }, { 1600000, 3100000 },
+					   { 1700000, 2100000 }, { 1600000, 3300000 } };
+
+		pairs_init(&p, 1, 2);
+		runs = 0;
+		while (pairs_more(&p)) {
+			uint64_t a = runs, b = 10 + 2 * runs;
+
+			pairs_add(&p, &a, &b, u[runs][0], u[runs][1], 0);
+			runs++;
+		}
+		assert_int_equal(runs, 4);
+		assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+		assert_int_equal(p.kept, 1);
+		assert_int_equal(p.stretched, 3);
+		assert_int_equal(diff[0], 16 - 3);	/* the fourth pair's: 1.6 over, the least */
+		assert_int_equal(tsc, 3100000 - 1600000);
+	}
+
+	/* Past the stored pairs, each judged when it comes against the fastest so far. */
+	pairs_init(&p, 1, PMU_DIFF_MAX_REPS + 3);
+	runs = 0;
+	while (pairs_more(&p)) {
+		uint64_t a = 100, b = runs == PMU_DIFF_MAX_REPS + 1 ? 1 : 300;
+		uint64_t tb = runs == PMU_DIFF_MAX_REPS + 1 ? 9000000 : 2000000;
+
+		pairs_add(&p, &a, &b, 1000000, tb, 0);
+		runs++;
+	}
+	assert_int_equal(runs, PMU_DIFF_MAX_REPS + 3);
+	assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+	assert_int_equal(p.kept, PMU_DIFF_MAX_REPS + 2);
+	assert_int_equal(p.stretched, 1);
+	assert_int_equal(diff[0], 200);		/* not 1 - 100 */
 }
 
 /* 9: a repetition that took an SMI is discarded and counted; one more is run instead. */
@@ -269,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_noise_gives_signed_differences),
 		cmocka_unit_test(test_smi_repetition_discarded),
 		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_pairs_stretched),
 		cmocka_unit_test(test_freeze_while_smm),
 		cmocka_unit_test(test_before_each_run),
 	};

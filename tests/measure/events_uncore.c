@@ -349,6 +349,7 @@ struct case_result {
 	struct ev ev[MAX_EVENTS];
 	unsigned nev;
 	struct ev_vals x;
+	char note[112];		/* the differential's reps and discards (unc_diff_note) */
 	bool holds;
 	char failed[160];
 };
@@ -502,6 +503,7 @@ static const char *run_case(const struct events_row *row, unsigned c, unsigned r
 	res->x.n = (int64_t)cur.n;
 	res->x.uclk = runs[res->ev[0].run].d.median[runs[res->ev[0].run].fixed_slot];
 	res->x.us = (int64_t)(runs[res->ev[0].run].d.tsc / (int64_t)(tsc.hz / 1000000 ? tsc.hz / 1000000 : 1));
+	str_lcpy(res->note, unc_diff_note(&runs[res->ev[0].run].d), sizeof(res->note));
 	res->holds = ev_rel_eval(k->rel, &res->x, res->failed, sizeof(res->failed));
 	return NULL;
 fail:
@@ -516,10 +518,10 @@ static void diag_case(struct check_ctx *c, const struct events_row *row, unsigne
 {
 	char line[200];
 
-	fmt_snprintf(line, sizeof(line), "%s on %s (%s): N=%lld U=%lld T=%lldus v=%lld",
+	fmt_snprintf(line, sizeof(line), "%s on %s (%s): N=%lld U=%lld T=%lldus v=%lld%s",
 		     k ? "contrast" : "case", ev_kernel_name(row->c[k].kernel), ev_kernel_size_text(row->c[k].kernel),
 		     (long long)res->x.n, (long long)res->x.uclk, (long long)res->x.us,
-		     (long long)res->x.v);
+		     (long long)res->x.v, res->note);
 	check_diag(c, "%s", line);
 	for (unsigned i = 1; i < res->nev; i++)
 		check_diag(c, "  %c = %s = %lld", 'a' + i - 1, res->ev[i].name,

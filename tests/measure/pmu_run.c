@@ -105,14 +105,35 @@ void pairs_init(struct pairs *p, unsigned nv, unsigned want)
 	memset(p, 0, sizeof(*p));
 	p->nv = nv < PAIRS_MAX ? nv : PAIRS_MAX;	/* callers check their own counts first */
 	p->want = want ? want : 1;
-	p->tlo = p->thi = UINT64_MAX;
-	for (unsigned i = 0; i < nv; i++)
-		p->lo[i] = p->hi[i] = UINT64_MAX;
+	p->tmin_a = p->tmin_b = p->xtlo = p->xthi = UINT64_MAX;
+	for (unsigned i = 0; i < PAIRS_MAX; i++)
+		p->xlo[i] = p->xhi[i] = UINT64_MAX;
+}
+
+static bool over(uint64_t t, uint64_t fastest)
+{
+	return t > fastest + fastest / 2 + PAIRS_STRETCH_SLACK;
+}
+
+/* A run at n or at 2n took well over the fastest run of its half. */
+static bool pair_stretched(const struct pairs *p, uint64_t ta, uint64_t tb)
+{
+	return over(ta, p->tmin_a) || over(tb, p->tmin_b);
+}
+
+static unsigned pairs_clean(const struct pairs *p)
+{
+	unsigned n = p->extra;
+
+	for (unsigned j = 0; j < p->stored; j++)
+		n += !pair_stretched(p, p->ta[j], p->tb[j]);
+	return n;
 }
 
 bool pairs_more(struct pairs *p)
 {
-	if (p->kept >= p->want || p->tries >= 2 * p->want)
+	if (p->tries >= 2 * p->want ||
+	    (p->stored + p->extra + p->stretched >= p->want && pairs_clean(p) >= (p->want + 1) / 2))
 		return false;
 	p->tries++;
 	return true;
@@ -126,35 +147,91 @@ bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t t
 		p->smis += smis;
 		return false;
 	}
-	for (unsigned i = 0; i < p->nv; i++) {
-		p->lo[i] = a[i] < p->lo[i] ? a[i] : p->lo[i];
-		p->hi[i] = b[i] < p->hi[i] ? b[i] : p->hi[i];
-		if (p->kept < PMU_DIFF_MAX_REPS)
-			p->per[i][p->kept] = (int64_t)(b[i] - a[i]);
+	p->tmin_a = tsc_a < p->tmin_a ? tsc_a : p->tmin_a;
+	p->tmin_b = tsc_b < p->tmin_b ? tsc_b : p->tmin_b;
+	if (p->stored < PMU_DIFF_MAX_REPS) {
+		unsigned j = p->stored++;
+
+		for (unsigned i = 0; i < p->nv; i++) {
+			p->a[i][j] = a[i];
+			p->b[i][j] = b[i];
+		}
+		p->ta[j] = tsc_a;
+		p->tb[j] = tsc_b;
+		return true;
 	}
-	p->tlo = tsc_a < p->tlo ? tsc_a : p->tlo;
-	p->thi = tsc_b < p->thi ? tsc_b : p->thi;
-	p->kept++;
+	/* Past the storage: judged now, against the fastest runs so far. */
+	if (pair_stretched(p, tsc_a, tsc_b)) {
+		p->stretched++;
+		return true;
+	}
+	for (unsigned i = 0; i < p->nv; i++) {
+		p->xlo[i] = a[i] < p->xlo[i] ? a[i] : p->xlo[i];
+		p->xhi[i] = b[i] < p->xhi[i] ? b[i] : p->xhi[i];
+	}
+	p->xtlo = tsc_a < p->xtlo ? tsc_a : p->xtlo;
+	p->xthi = tsc_b < p->xthi ? tsc_b : p->xthi;
+	p->extra++;
 	return true;
 }
 
-int pairs_finish(const struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
+/* How far a pair's slower run is over its half's fastest, in 1/1024ths. */
+static uint64_t stretch_of(const struct pairs *p, unsigned j)
+{
+	uint64_t sa = p->ta[j] * 1024 / (p->tmin_a ? p->tmin_a : 1);
+	uint64_t sb = p->tb[j] * 1024 / (p->tmin_b ? p->tmin_b : 1);
+
+	return sa > sb ? sa : sb;
+}
+
+int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen)
 {
 	static int64_t v[PMU_DIFF_MAX_REPS];
-	unsigned n = p->kept < PMU_DIFF_MAX_REPS ? p->kept : PMU_DIFF_MAX_REPS;
+	static bool clean[PMU_DIFF_MAX_REPS];
+	unsigned n = 0, least = 0;
 
-	if (!p->kept) {
+	if (!p->stored && !p->extra) {
 		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
 			     "MSR_SMI_COUNT): no clean count", p->tries, (unsigned long long)p->smis);
 		return PMU_EARG;
 	}
-	for (unsigned i = 0; i < p->nv; i++) {
-		diff[i] = (int64_t)(p->hi[i] - p->lo[i]);
-		memcpy(v, p->per[i], n * sizeof(v[0]));	/* i64_median reorders */
-		median[i] = i64_median(v, n);
+	for (unsigned j = 0; j < p->stored; j++) {
+		clean[j] = !pair_stretched(p, p->ta[j], p->tb[j]);
+		n += clean[j];
+		if (stretch_of(p, j) < stretch_of(p, least))
+			least = j;
 	}
-	*tsc = (int64_t)(p->thi - p->tlo);
+	if (!n && !p->extra) {		/* none clean: the least stretched one stands */
+		clean[least] = true;
+		n = 1;
+	}
+	p->stretched += p->stored - n;
+	p->kept = n + p->extra;
+	for (unsigned i = 0; i < p->nv; i++) {
+		uint64_t lo = p->xlo[i], hi = p->xhi[i];
+		unsigned m = 0;
+
+		for (unsigned j = 0; j < p->stored; j++) {
+			if (!clean[j])
+				continue;
+			lo = p->a[i][j] < lo ? p->a[i][j] : lo;
+			hi = p->b[i][j] < hi ? p->b[i][j] : hi;
+			v[m++] = (int64_t)(p->b[i][j] - p->a[i][j]);
+		}
+		diff[i] = (int64_t)(hi - lo);
+		median[i] = m ? i64_median(v, m) : diff[i];	/* i64_median reorders v */
+	}
+	{
+		uint64_t lo = p->xtlo, hi = p->xthi;
+
+		for (unsigned j = 0; j < p->stored; j++)
+			if (clean[j]) {
+				lo = p->ta[j] < lo ? p->ta[j] : lo;
+				hi = p->tb[j] < hi ? p->tb[j] : hi;
+			}
+		*tsc = (int64_t)(hi - lo);
+	}
 	return 0;
 }
 
@@ -185,10 +262,12 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 				d->clock_tsc[i] = res[1].tsc;
 			}
 	}
+	r = pairs_finish(&p, d->diff, d->median, &d->tsc, err, errlen);
 	d->kept = p.kept;
 	d->discarded = p.discarded;
 	d->smis = p.smis;
-	return pairs_finish(&p, d->diff, d->median, &d->tsc, err, errlen);
+	d->stretched = p.stretched;
+	return r;
 }
 
 const char *pmu_count_unavailable(void)
@@ -235,14 +314,17 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 	return 0;
 }
 
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis)
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched)
 {
-	static char b[96];
+	static char b[112];
+	char st[32] = "";
 
+	if (stretched)
+		fmt_snprintf(st, sizeof(st), " stretched=%u", stretched);
 	if (discarded)
-		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)", kept, discarded,
-			     (unsigned long long)smis);
+		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)%s", kept, discarded,
+			     (unsigned long long)smis, st);
 	else
-		fmt_snprintf(b, sizeof(b), " reps=%u", kept);
+		fmt_snprintf(b, sizeof(b), " reps=%u%s", kept, st);
 	return b;
 }

@@ -58,8 +58,8 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
  * at 2n minus the smallest at n over the kept pairs, which cancels every fixed cost of the
  * frame and kernel. Differences are signed: noise larger at n than at 2n makes a
  * near-zero event's difference negative, and it is reported so, never as 2^64 - x. A pair
- * during which MSR_SMI_COUNT advanced is discarded and counted; pairs are run until
- * o->reps are kept or twice as many were tried.
+ * during which MSR_SMI_COUNT advanced, or a stretched one (struct pairs), is discarded and
+ * counted; pairs are run until o->reps are kept (struct pairs) or twice as many were tried.
  */
 #define PMU_DIFF_MAX_REPS	64
 struct pmu_diff {
@@ -76,40 +76,57 @@ struct pmu_diff {
 	unsigned kept;			/* pairs kept */
 	unsigned discarded;		/* pairs discarded because an SMI arrived */
 	uint64_t smis;			/* SMIs those pairs took */
+	unsigned stretched;		/* pairs discarded as stretched (struct pairs) */
 	bool smi_checked;		/* MSR_SMI_COUNT was read (the model has it) */
 };
 
 /* The repeated pairs (run at n, run at 2n) of a differential, core or uncore: per value the
  * minimum of each half and each kept pair's own difference, and the TSC's minima. A pair
- * that took an SMI is discarded and counted; at most 2 * want pairs are tried. */
+ * that took an SMI is discarded and counted. So is a stretched pair, one whose run at n or
+ * at 2n took over half as long again as the fastest run of its half (and
+ * PAIRS_STRETCH_SLACK ticks): something the SMI count does not see took the CPU inside it
+ * (a host that preempted its guest, whose TSC follows host time; on a bare machine, a
+ * window far longer than its work). Within that bound a clean pair's run at 2n outlasts
+ * its run at n wherever the kernel's time outweighs the frame's, so differences of time
+ * and of clocks stay positive.
+ * Pairs are run until want are free of SMIs and most of them (half of want, rounded up)
+ * clean of stretch, or 2 * want were tried; where none is clean, the least stretched one
+ * is kept. */
 #define PAIRS_MAX	32	/* values a run gives: PMU_RUN_MAX; uncore UNC_RUN_MAX + IMC */
+#define PAIRS_STRETCH_SLACK	2000ULL	/* TSC ticks: a microsecond or so */
 struct pairs {
-	unsigned nv, want, tries, kept, discarded;
+	unsigned nv, want, tries, kept, discarded, stretched;
 	uint64_t smis;
-	uint64_t lo[PAIRS_MAX], hi[PAIRS_MAX], tlo, thi;
-	int64_t per[PAIRS_MAX][PMU_DIFF_MAX_REPS];
+	/* The SMI-free pairs, judged against the fastest runs at the end: the first
+	 * PMU_DIFF_MAX_REPS stored, any later one judged when it came and folded into xlo/xhi. */
+	unsigned stored, extra;
+	uint64_t a[PAIRS_MAX][PMU_DIFF_MAX_REPS], b[PAIRS_MAX][PMU_DIFF_MAX_REPS];
+	uint64_t ta[PMU_DIFF_MAX_REPS], tb[PMU_DIFF_MAX_REPS];
+	uint64_t tmin_a, tmin_b, xlo[PAIRS_MAX], xhi[PAIRS_MAX], xtlo, xthi;
 };
 void pairs_init(struct pairs *p, unsigned nv, unsigned want);
-/* Whether to run another pair (fewer than want kept, fewer than 2 * want tried). */
+/* Whether to run another pair (too few free of SMIs or clean, fewer than 2 * want tried). */
 bool pairs_more(struct pairs *p);
-/* The pair's values a (at n) and b (at 2n), TSC spans and SMIs: false when discarded. */
+/* The pair's values a (at n) and b (at 2n), TSC spans and SMIs: false when discarded for
+ * an SMI (a stretched pair is found when more pairs have set the fastest runs). */
 bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
 	       uint64_t tsc_b, uint64_t smis);
-/* diff[i] = min b - min a, median[i] of the pairs' own differences, *tsc likewise; an error
- * naming the SMIs when no pair was kept. */
-int pairs_finish(const struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
+/* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
+ * *tsc likewise; sets p->kept and p->stretched. An error naming the SMIs when every pair
+ * took one. */
+int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen);
 
 int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			 uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_diff *d,
 			 char *err, size_t errlen);
-/* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)": the tail of every
- * differential's result line, core or uncore (pmu_diff_note, unc_diff_note). One buffer:
- * use one note per formatted line. */
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis);
+/* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)" and
+ * " stretched=T": the tail of every differential's result line, core or uncore
+ * (pmu_diff_note, unc_diff_note). One buffer: use one note per formatted line. */
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched);
 static inline const char *pmu_diff_note(const struct pmu_diff *d)
 {
-	return pairs_note(d->kept, d->discarded, d->smis);
+	return pairs_note(d->kept, d->discarded, d->smis, d->stretched);
 }
 
 /* A GP selector counting architectural event ev in ring 0. */

@@ -138,10 +138,12 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 		}
 		pairs_add(&p, v[0], v[1], res[0].tsc, res[1].tsc, res[0].smis + res[1].smis);
 	}
+	r = pairs_finish(&p, diff, med, &d->tsc, err, errlen);
 	d->kept = p.kept;
 	d->discarded = p.discarded;
 	d->smis = p.smis;
-	if ((r = pairs_finish(&p, diff, med, &d->tsc, err, errlen)))
+	d->stretched = p.stretched;
+	if (r)
 		return r;
 	memcpy(d->diff, diff, sizeof(d->diff));
 	memcpy(d->median, med, sizeof(d->median));

@@ -31,22 +31,24 @@ struct unc_run_opts {
  * global enable written by the measurement frame around the kernel (no uncore counter: the
  * TSC frame), IMC counters read just outside it; for each counter the smallest count at 2n
  * minus the smallest at n, signed, and the median of the pairs' own differences. A pair
- * during which MSR_SMI_COUNT moved is discarded and counted.
+ * during which MSR_SMI_COUNT moved, or a stretched one (struct pairs), is discarded and
+ * counted.
  */
 struct unc_diff {
 	int64_t diff[UNC_RUN_MAX], median[UNC_RUN_MAX];
 	int64_t imc[UNC_IMC_NUM], imc_median[UNC_IMC_NUM];
 	int64_t tsc;
-	unsigned kept, discarded;
+	unsigned kept, discarded, stretched;
 	uint64_t smis;
 };
 int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 			    uint64_t n, void *arg, const struct unc_run_opts *o, struct unc_diff *d,
 			    char *err, size_t errlen);
-/* " reps=K" and " smi_discarded=D (S SMIs)" when pairs were discarded (pairs_note). */
+/* " reps=K", and " smi_discarded=D (S SMIs)", " stretched=T" when pairs were discarded
+ * (pairs_note). */
 static inline const char *unc_diff_note(const struct unc_diff *d)
 {
-	return pairs_note(d->kept, d->discarded, d->smis);
+	return pairs_note(d->kept, d->discarded, d->smis, d->stretched);
 }
 
 #endif /* TESTS_MEASURE_UNCORE_RUN_H */
