@@ -175,21 +175,13 @@ bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t t
 	return true;
 }
 
-/* How far a pair's slower run is over its half's fastest, in 1/1024ths. */
-static uint64_t stretch_of(const struct pairs *p, unsigned j)
-{
-	uint64_t sa = p->ta[j] * 1024 / (p->tmin_a ? p->tmin_a : 1);
-	uint64_t sb = p->tb[j] * 1024 / (p->tmin_b ? p->tmin_b : 1);
-
-	return sa > sb ? sa : sb;
-}
-
 int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen)
 {
 	static int64_t v[PMU_DIFF_MAX_REPS];
-	static bool clean[PMU_DIFF_MAX_REPS];
-	unsigned n = 0, least = 0;
+	static bool use[PMU_DIFF_MAX_REPS];
+	unsigned n = 0;
+	bool all;
 
 	if (!p->stored && !p->extra) {
 		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
@@ -197,36 +189,35 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		return PMU_EARG;
 	}
 	for (unsigned j = 0; j < p->stored; j++) {
-		clean[j] = !pair_stretched(p, p->ta[j], p->tb[j]);
-		n += clean[j];
-		if (stretch_of(p, j) < stretch_of(p, least))
-			least = j;
-	}
-	if (!n && !p->extra) {		/* none clean: the least stretched one stands */
-		clean[least] = true;
-		n = 1;
+		use[j] = !pair_stretched(p, p->ta[j], p->tb[j]);
+		n += use[j];
 	}
 	p->stretched += p->stored - n;
-	p->kept = n + p->extra;
+	/* None clean: no pair's own difference can be trusted, but each half's fastest run is
+	 * its least stretched: the minima of every run, and no median of pairs. */
+	all = p->every_stretched = !n && !p->extra;
+	for (unsigned j = 0; all && j < p->stored; j++)
+		use[j] = true;
+	p->kept = (all ? p->stored : n) + p->extra;
 	for (unsigned i = 0; i < p->nv; i++) {
 		uint64_t lo = p->xlo[i], hi = p->xhi[i];
 		unsigned m = 0;
 
 		for (unsigned j = 0; j < p->stored; j++) {
-			if (!clean[j])
+			if (!use[j])
 				continue;
 			lo = p->a[i][j] < lo ? p->a[i][j] : lo;
 			hi = p->b[i][j] < hi ? p->b[i][j] : hi;
 			v[m++] = (int64_t)(p->b[i][j] - p->a[i][j]);
 		}
 		diff[i] = (int64_t)(hi - lo);
-		median[i] = m ? i64_median(v, m) : diff[i];	/* i64_median reorders v */
+		median[i] = m && !all ? i64_median(v, m) : diff[i];	/* i64_median reorders v */
 	}
 	{
 		uint64_t lo = p->xtlo, hi = p->xthi;
 
 		for (unsigned j = 0; j < p->stored; j++)
-			if (clean[j]) {
+			if (use[j]) {
 				lo = p->ta[j] < lo ? p->ta[j] : lo;
 				hi = p->tb[j] < hi ? p->tb[j] : hi;
 			}
@@ -267,6 +258,7 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 	d->discarded = p.discarded;
 	d->smis = p.smis;
 	d->stretched = p.stretched;
+	d->every_stretched = p.every_stretched;
 	return r;
 }
 
@@ -314,13 +306,15 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 	return 0;
 }
 
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched)
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched,
+		       bool every)
 {
-	static char b[112];
-	char st[32] = "";
+	static char b[128];
+	char st[48] = "";
 
 	if (stretched)
-		fmt_snprintf(st, sizeof(st), " stretched=%u", stretched);
+		fmt_snprintf(st, sizeof(st), every ? " stretched=%u (every pair)" :
+			     " stretched=%u", stretched);
 	if (discarded)
 		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)%s", kept, discarded,
 			     (unsigned long long)smis, st);

@@ -77,6 +77,7 @@ struct pmu_diff {
 	unsigned discarded;		/* pairs discarded because an SMI arrived */
 	uint64_t smis;			/* SMIs those pairs took */
 	unsigned stretched;		/* pairs discarded as stretched (struct pairs) */
+	bool every_stretched;		/* and none clean: minima of every run, no median */
 	bool smi_checked;		/* MSR_SMI_COUNT was read (the model has it) */
 };
 
@@ -90,12 +91,15 @@ struct pmu_diff {
  * its run at n wherever the kernel's time outweighs the frame's, so differences of time
  * and of clocks stay positive.
  * Pairs are run until want are free of SMIs and most of them (half of want, rounded up)
- * clean of stretch, or 2 * want were tried; where none is clean, the least stretched one
- * is kept. */
+ * clean of stretch, or 2 * want were tried. Where none is clean, no pair's own difference
+ * can be trusted, but each half's fastest run is its least stretched: the result is the
+ * minima of every run, the medians those same differences, and the note says
+ * " stretched=S (every pair)". */
 #define PAIRS_MAX	32	/* values a run gives: PMU_RUN_MAX; uncore UNC_RUN_MAX + IMC */
 #define PAIRS_STRETCH_SLACK	2000ULL	/* TSC ticks: a microsecond or so */
 struct pairs {
 	unsigned nv, want, tries, kept, discarded, stretched;
+	bool every_stretched;		/* none clean: the minima of every run (pairs_finish) */
 	uint64_t smis;
 	/* The SMI-free pairs, judged against the fastest runs at the end: the first
 	 * PMU_DIFF_MAX_REPS stored, any later one judged when it came and folded into xlo/xhi. */
@@ -112,8 +116,8 @@ bool pairs_more(struct pairs *p);
 bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
 	       uint64_t tsc_b, uint64_t smis);
 /* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
- * *tsc likewise; sets p->kept and p->stretched. An error naming the SMIs when every pair
- * took one. */
+ * *tsc likewise; sets p->kept (the pairs used) and p->stretched. An error naming the SMIs
+ * when every pair took one. */
 int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen);
 
@@ -123,10 +127,11 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 /* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)" and
  * " stretched=T": the tail of every differential's result line, core or uncore
  * (pmu_diff_note, unc_diff_note). One buffer: use one note per formatted line. */
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched);
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched,
+		       bool every);
 static inline const char *pmu_diff_note(const struct pmu_diff *d)
 {
-	return pairs_note(d->kept, d->discarded, d->smis, d->stretched);
+	return pairs_note(d->kept, d->discarded, d->smis, d->stretched, d->every_stretched);
 }
 
 /* A GP selector counting architectural event ev in ring 0. */
