@@ -38,8 +38,75 @@ def expect(cond, what):
         raise Fail(what)
 
 
-def run(args, workdir, name, timeout=120, com2=False, keep_image=False):
-    """Boots once; returns a dict with rc, log text (CR stripped), com2 text, image path."""
+def descendants(pid):
+    """The processes below pid (from /proc/*/stat's parent field)."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+class Preempter:
+    """A host that preempts its guest, as a loaded machine does: SIGSTOP the QEMU below
+    run.sh for stop_ms (0.5-1.5 times, seeded) about every every_ms, then SIGCONT it. The
+    guest's TSC follows host time, so its windows stretch with nothing in SMI_COUNT."""
+
+    def __init__(self, stop_ms, every_ms, seed=1):
+        self.stop_ms, self.every_ms, self.seed = stop_ms, every_ms, seed
+        self.stops = 0
+
+    def __call__(self, proc):
+        import random
+        import signal
+        import threading
+
+        rng = random.Random(self.seed)
+        done = threading.Event()
+
+        def loop():
+            while not done.wait(rng.uniform(0, 2 * (self.every_ms - self.stop_ms)) / 1000):
+                qemu = [p for p in descendants(proc.pid)
+                        if "qemu-system" in read_quiet("/proc/%d/comm" % p)]
+                for p in qemu:
+                    try:
+                        os.kill(p, signal.SIGSTOP)
+                    except OSError:
+                        pass
+                time.sleep(rng.uniform(0.5, 1.5) * self.stop_ms / 1000)
+                for p in qemu:
+                    try:
+                        os.kill(p, signal.SIGCONT)
+                    except OSError:
+                        pass
+                self.stops += bool(qemu)
+
+        t = threading.Thread(target=loop, daemon=True)
+        t.start()
+        return lambda: (done.set(), t.join())
+
+
+def read_quiet(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def run(args, workdir, name, timeout=120, com2=False, keep_image=False, during=None):
+    """Boots once; returns a dict with rc, log text (CR stripped), com2 text, image path.
+    during(proc), if given, is started with run.sh and returns what stops it."""
     log = os.path.join(workdir, name + ".log")
     cmd = [os.path.join(ROOT, "run.sh"), "qemu", "--log", log, "--timeout", str(timeout)]
     res = {"log_path": log}
@@ -51,11 +118,14 @@ def run(args, workdir, name, timeout=120, com2=False, keep_image=False):
         cmd += ["--keep-image", res["image"]]
     cmd += args
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       stdin=subprocess.DEVNULL, text=True, errors="replace")
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, text=True, errors="replace")
+    stop = during(p) if during else None
+    res["out"] = p.communicate()[0]
+    if stop:
+        stop()
     res["seconds"] = time.monotonic() - t0
     res["rc"] = p.returncode
-    res["out"] = p.stdout
     res["log"] = read(log)
     if com2:
         res["com2"] = read(res["com2_path"])
@@ -663,6 +733,32 @@ def case_keep(wd):
     return "%s; results file matches serial" % (summary,)
 
 
+def case_closing_line(wd):
+    """Issue 21 item 21: where the firmware would go on after pmuboot (on-exit=return: its
+    boot menu) or nothing would end QEMU (on-exit=halt), run.sh ends the run at pmuboot's
+    closing line with pmuboot's verdict, not at --timeout."""
+    done = []
+    for name, opts, rc, end in (
+            ("keep_return", ["boot-services=keep", "tests=fault.*"], 0, "status=pass on-exit=return"),
+            ("keep_fail", ["boot-services=keep", "on-exit=return", "tests=selftest.fail,cpuid.*"],
+             1, "status=fail on-exit=return"),
+            ("exit_halt", ["on-exit=halt", "tests=fault.*"], 0, "status=pass on-exit=halt")):
+        r = run(["--timeout", "60", "--"] + opts, wd, "closing_" + name)
+        expect(r["rc"] == rc, "%s: rc %d, want %d (4: run.sh waited for its timeout)\n%s"
+               % (name, r["rc"], rc, r["out"][-1500:]))
+        expect(re.search(r"^# end: %s\r?$" % re.escape(end), r["log"], re.M),
+               "%s: no closing line '# end: %s' in the log" % (name, end))
+        expect("run.sh: pmuboot ended the run (%s)" % end in r["out"],
+               "%s: run.sh did not say it ended the run at the closing line" % name)
+        done.append("%s: %s" % (name, end))
+    # With on-exit=shutdown QEMU ends by itself after the line: run.sh leaves it alone.
+    r = run(["--", "tests=fault.*"], wd, "closing_shutdown")
+    expect(r["rc"] == 0 and "pmuboot ended the run" not in r["out"] and
+           re.search(r"^# end: status=pass on-exit=shutdown\r?$", r["log"], re.M),
+           "shutdown: rc %d\n%s" % (r["rc"], r["out"][-1500:]))
+    return "; ".join(done)
+
+
 def case_shell_args(wd):
     r = run(["--shell", "tests=cpuid.* reps=7", "--", "reps=5", "watchdog=3000"], wd, "shell_args")
     tests, summary, header, text = clean_run(r, "shell")
@@ -837,6 +933,28 @@ VPMU_MODELS = [
     ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT,
                                                NO_ADAPTIVE, V1_GLOBAL, V1_NO_PEBS]),
 ]
+
+
+def case_vpmu_preempted(wd):
+    """Issue 21 item 17: with the host preempting the guest (QEMU stopped ~30 ms in every
+    ~100 ms: its TSC and uncore clock run on, SMI_COUNT does not move), the uncore checks and
+    the seed events that failed on a loaded CI host pass: stretched pairs and windows are
+    discarded, counted and measured again."""
+    pre = Preempter(30, 100, seed=1)
+    r = run(["--vpmu", "--cpu", "Nehalem", "--smp", "2", "--timeout", "600", "--",
+             "tests=uncore.nhm.*,events.nhm.UNC_IMC_BUSY.READ.*,"
+             "events.nhm.UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_BUSY", "size=64M"],
+            wd, "vpmu_preempted", timeout=600, during=pre)
+    tests, summary, header, text = parse_tap(r["log"])
+    expect(tests, "no results:\n" + r["out"][-2000:])
+    bad = [t.description for t in tests if not t.ok]
+    expect(not bad, "%d check(s) failed with the guest preempted:\n%s" % (len(bad), "\n".join(bad)))
+    expect(r["rc"] == 0, "rc %d\n%s" % (r["rc"], r["out"][-2000:]))
+    expect(pre.stops > 0, "the preempter never found QEMU")
+    stretched = sum(int(n) for n in re.findall(r"\bstretched=(\d+)", text))
+    expect(stretched > 0, "%d preemptions and not one stretched pair or window found" % pre.stops)
+    return "%s with %d preemptions: %d stretched pairs/windows discarded; %.0f s" % (
+        summary, pre.stops, stretched, r["seconds"])
 
 
 def case_vpmu_snb_microcode(wd):
@@ -1450,6 +1568,8 @@ CASES = [
     ("run.sh --mem below what OVMF needs is refused", case_mem_too_small),
     ("run.sh names the option QEMU refused (--smp 300, a bad CPU property)", case_qemu_refused),
     ("a failing check fails the run", case_selftest_fail),
+    ("run.sh ends a run at pmuboot's closing line (keep + return, halt), with its verdict",
+     case_closing_line),
     ("an APIC error interrupt is handled and named (ESR) by system.unexpected_interrupts",
      case_selftest_apic_error),
     ("watchdog reports a hung check and the run goes on", case_selftest_hang),
@@ -1489,6 +1609,8 @@ CASES = [
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
     ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
+    ("vpmu nehalem preempted: uncore checks pass with stretched windows discarded",
+     case_vpmu_preempted),
     ("vpmu: size=4K: checks needing a bigger buffer SKIP naming the size", case_vpmu_small_buffer),
     ("vpmu: a lost CPU's PMU, kept by INIT, is stopped (NMI; kept: a firmware call)",
      case_vpmu_lost_cpu),
