@@ -206,14 +206,55 @@ cmd_qemu() {
 	fi
 
 	mkdir -p "$(dirname "$log")"
+	: >"$log"
+	qemu+=(-pidfile "$tmp/qemu.pid")
 	echo "run.sh: ${qemu[*]}" >&2
+	# pmuboot's closing line ("# end: status=S on-exit=A") is the run's end. Where QEMU will
+	# not end by itself after it (on-exit=return: the firmware goes on to its boot menu;
+	# on-exit=halt), stop QEMU there; its verdict is pmuboot's. Not with --shell, whose
+	# startup.nsh reports the status pmuboot returned.
+	if ((!shell)); then
+		(
+			while sleep 0.5; do
+				end=$(tail -c 65536 "$log" | tr -d '\r' | grep -m1 -E '^# end: status=[a-z]+ on-exit=(return|halt)$')
+				[[ -n $end ]] || continue
+				echo "${end#\# end: }" >"$tmp/ended"
+				sleep 1		# what is still in the pipe reaches the log
+				[[ -s $tmp/qemu.pid ]] && kill "$(cat "$tmp/qemu.pid")" 2>/dev/null
+				exit 0
+			done
+		) &
+		local watcher=$!
+	fi
 	# Serial goes to the log as it is, and to the terminal without the firmware's terminal
 	# escape sequences.
 	timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$tmp/qemu.err" |
 		tee "$log" | sed -u 's/\x1b\[[0-9;=?]*[A-Za-z]//g; s/\r$//'
 	local rc=${PIPESTATUS[0]}
+	if ((!shell)); then
+		kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+	fi
+	if ((!shell && rc == 0)) && [[ ! -s $tmp/ended ]]; then
+		# QEMU exited at a reset (-no-reboot): on-exit=reboot, whose verdict is the
+		# closing line's.
+		tail -c 65536 "$log" | tr -d '\r' |
+			sed -n 's/^# end: \(status=[a-z]* on-exit=reboot\)$/\1/p' | tail -n 1 >"$tmp/ended"
+	fi
+	if [[ -s $tmp/ended ]]; then
+		# Stopped after the closing line: pmuboot's verdict, as isa-debug-exit gives it.
+		case $(cat "$tmp/ended") in
+		status=pass*) rc=33 ;;
+		status=fail*) rc=35 ;;
+		status=usage*) rc=37 ;;
+		*) rc=39 ;;
+		esac
+		echo "run.sh: pmuboot ended the run ($(cat "$tmp/ended")): QEMU stopped there"
+	fi
 	if [[ -n $keep_image ]]; then cp --sparse=always "$tmp/disk.img" "$keep_image"; fi
-	if [[ -s $tmp/qemu.err ]]; then grep -v "TCG doesn't support requested feature" "$tmp/qemu.err" >&2; fi
+	if [[ -s $tmp/qemu.err ]]; then
+		grep -v -e "TCG doesn't support requested feature" -e "terminating on signal 15" \
+			"$tmp/qemu.err" >&2
+	fi
 
 	local summary returned
 	if ((shell)) && ((rc == 0)); then

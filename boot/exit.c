@@ -18,6 +18,21 @@ static const uint8_t debug_exit_code[] = {
 	[RUN_FATAL] = DEBUG_EXIT_FATAL,
 };
 
+static const char *const run_status_name[] = {
+	[RUN_PASS] = "pass",
+	[RUN_FAIL] = "fail",
+	[RUN_USAGE] = "usage",
+	[RUN_FATAL] = "fatal",
+};
+
+static const char *const on_exit_word[] = {
+	[ON_EXIT_DEFAULT] = "shutdown",	/* options_on_exit() never returns it */
+	[ON_EXIT_SHUTDOWN] = "shutdown",
+	[ON_EXIT_REBOOT] = "reboot",
+	[ON_EXIT_HALT] = "halt",
+	[ON_EXIT_RETURN] = "return",
+};
+
 uint64_t run_status_to_efi(enum run_status st)
 {
 	switch (st) {
@@ -39,6 +54,10 @@ void platform_final_action(enum run_status st, bool boot_services)
 			   smp.pmu_unsafe);
 		how = ON_EXIT_HALT;
 	}
+	/* The run's closing line: its verdict and what happens next, so that whoever reads the
+	 * serial port (run.sh, LAVA) can end the run here, whatever the firmware does after. */
+	con_printf("# end: status=%s on-exit=%s\n", run_status_name[st],
+		   how == ON_EXIT_RETURN && !boot_services ? "halt" : on_exit_word[how]);
 	serial_flush();
 	if (how == ON_EXIT_RETURN && boot_services)
 		return;

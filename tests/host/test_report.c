@@ -278,6 +278,30 @@ static void test_truncated(void **state)
 	report_free(&r);
 }
 
+/* Issue 21 item 21: the closing line after the summary ends the log; it is no diagnostic
+ * of the last check. */
+static void test_closing_line(void **state)
+{
+	static const char log[] =
+		"# pmuboot 0.1.0 (git x)\n"
+		"TAP version 13\n"
+		"1..1\n"
+		"# progress: 1/1 pmu.a\n"
+		"ok 1 pmu.a # measured=1 expected=1\n"
+		"1 passed, 0 failed, 0 skipped\n"
+		"# end: status=pass on-exit=return\n";
+	struct report r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(report_parse(log, sizeof(log) - 1, &r, err, sizeof(err)), 0);
+	assert_true(r.complete);
+	assert_int_equal(r.nchecks, 1);
+	assert_int_equal(r.checks[0].ndiag, 0);
+	assert_int_equal(r.sum_pass, 1);
+	report_free(&r);
+}
+
 static void expect_error(const char *name, const char *words)
 {
 	struct report r;
@@ -490,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_smp_tags_and_diagnostics),
 		cmocka_unit_test(test_fatal),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_closing_line),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_junit_counts),
