@@ -259,7 +259,7 @@ static int parse_tests(struct options *o, struct slice tok, struct slice val, ch
 		while (i < val.n && val.p[i] != ',')
 			i++;
 		len = i - start;
-		if (len == 0)
+		if (len == 0 || (len == 1 && val.p[start] == '!'))
 			return fail(err, errlen, tok, "empty glob");
 		if (len >= OPT_GLOB_LEN)
 			return fail(err, errlen, tok, "glob '%.*s' too long (max %d characters)",
@@ -283,6 +283,37 @@ static int parse_tests(struct options *o, struct slice tok, struct slice val, ch
 	}
 	o->ntests = n;
 	return 0;
+}
+
+/* glob names name's group: it starts with "group." (the group as written, no wildcard). */
+static bool names_group(const char *glob, const char *name)
+{
+	size_t g = 0;
+
+	while (name[g] && name[g] != '.')
+		g++;
+	return !str_ncmp(glob, name, g) && glob[g] == '.';
+}
+
+enum opt_select options_select(const struct options *o, const char *full_name)
+{
+	enum opt_select sel = OPT_SEL_NONE;
+	bool positive = false;
+
+	for (unsigned i = 0; i < o->ntests && i < OPT_MAX_GLOBS; i++)
+		if (o->tests[i][0] == '!' && glob_match(o->tests[i] + 1, full_name))
+			return OPT_SEL_OUT;
+	for (unsigned i = 0; i < o->ntests && i < OPT_MAX_GLOBS; i++) {
+		if (o->tests[i][0] == '!')
+			continue;
+		positive = true;
+		if (!glob_match(o->tests[i], full_name))
+			continue;
+		if (names_group(o->tests[i], full_name))
+			return OPT_SEL_GROUP;
+		sel = OPT_SEL_MATCH;
+	}
+	return positive ? sel : OPT_SEL_DEFAULT;
 }
 
 static int parse_size_opt(struct options *o, struct slice tok, struct slice val, char *err,

@@ -45,7 +45,8 @@ enum opt_oracle_fault {
 };
 
 struct options {
-	/* tests=GLOB[,GLOB...]; ntests == 0 means the default set */
+	/* tests=GLOB[,GLOB...]; ntests == 0 means the default set. A glob written !GLOB
+	 * leaves out what it matches (options_select). */
 	char tests[OPT_MAX_GLOBS][OPT_GLOB_LEN];
 	unsigned ntests;
 	uint32_t reps;			/* reps=N */
@@ -105,6 +106,16 @@ int options_parse_text(struct options *o, const char *text, size_t len, const ch
 
 /* Cross-option checks, e.g. "on-exit=return needs boot-services=keep". 0 or -1 + err. */
 int options_validate(const struct options *o, char *err, size_t errlen);
+
+/*
+ * How tests= selects the check full_name ("group.name" or "group.name@apicN"): a !GLOB that
+ * matches it leaves it out (OPT_SEL_OUT) whatever else matches; without a glob that is not
+ * a !GLOB, the default set applies (OPT_SEL_DEFAULT); else a matching glob that names the
+ * group itself ("group." and more) selects even a manual check (OPT_SEL_GROUP), one that
+ * matches otherwise selects the others (OPT_SEL_MATCH); OPT_SEL_NONE when none matches.
+ */
+enum opt_select { OPT_SEL_NONE, OPT_SEL_OUT, OPT_SEL_DEFAULT, OPT_SEL_MATCH, OPT_SEL_GROUP };
+enum opt_select options_select(const struct options *o, const char *full_name);
 
 /* The effective on-exit action (resolves ON_EXIT_DEFAULT). */
 enum opt_on_exit options_on_exit(const struct options *o);

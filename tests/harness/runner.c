@@ -60,14 +60,6 @@ static void flush_diags(void)
 	diag_buf[0] = '\0';
 }
 
-static bool group_named(const char *glob, const char *name)
-{
-	const char *dot = str_chr(name, '.');
-	size_t glen = dot ? (size_t)(dot - name) : str_len(name);
-
-	return !str_ncmp(glob, name, glen) && glob[glen] == '.';
-}
-
 /* Whether check `name` is in group `group` ("pmu" for "pmu.fixed"). */
 static bool group_named_prefix(const char *group, const char *name)
 {
@@ -111,16 +103,16 @@ bool runner_selected(const struct options *o, const struct check *ck, const char
 {
 	bool manual = ck->flags & CHECK_MANUAL;
 
-	/* measure= without tests=: the user's events only. */
-	if (o->ntests == 0)
+	switch (options_select(o, full_name)) {
+	case OPT_SEL_DEFAULT:	/* measure= without tests=: the user's events only */
 		return !manual && (!o->nmeasure || group_named_prefix("measure", full_name));
-	for (unsigned i = 0; i < o->ntests; i++) {
-		if (!glob_match(o->tests[i], full_name))
-			continue;
-		if (!manual || group_named(o->tests[i], ck->name))
-			return true;
+	case OPT_SEL_GROUP:
+		return true;
+	case OPT_SEL_MATCH:
+		return !manual;
+	default:
+		return false;
 	}
-	return false;
 }
 
 int runner_validate_globs(const struct options *o, char *err, size_t errlen)
@@ -133,7 +125,7 @@ int runner_validate_globs(const struct options *o, char *err, size_t errlen)
 				char name[80];
 
 				instance_full_name(ck, i, name, sizeof(name));
-				hit = glob_match(o->tests[g], name);
+				hit = glob_match(o->tests[g] + (o->tests[g][0] == '!'), name);
 			}
 		}
 		if (!hit) {

@@ -393,6 +393,32 @@ static void test_tests_globs(void **state)
 	assert_string_equal(o.tests[0], "keep.me");
 }
 
+/* !GLOB leaves out what it matches (issue 21 item 18: run.sh --vpmu leaves out the seed
+ * events with tests=!events.*); alone, the default set is what it leaves out of. */
+static void test_tests_exclude(void **state)
+{
+	struct options o = fresh();
+	(void)state;
+
+	assert_int_equal(options_select(&o, "pmu.fixed"), OPT_SEL_DEFAULT);
+	TOK_OK(&o, "tests=!events.*");
+	assert_int_equal(o.ntests, 1);
+	assert_string_equal(o.tests[0], "!events.*");
+	assert_int_equal(options_select(&o, "events.nhm.BR_INST_EXEC.ANY"), OPT_SEL_OUT);
+	assert_int_equal(options_select(&o, "pmu.fixed"), OPT_SEL_DEFAULT);
+	TOK_OK(&o, "tests=pmu.*,!pmu.pmi_*");
+	assert_int_equal(options_select(&o, "pmu.fixed"), OPT_SEL_GROUP);
+	assert_int_equal(options_select(&o, "pmu.fixed@apic1"), OPT_SEL_GROUP);
+	assert_int_equal(options_select(&o, "pmu.pmi_storm"), OPT_SEL_OUT);
+	assert_int_equal(options_select(&o, "lbr.basic"), OPT_SEL_NONE);
+	TOK_OK(&o, "tests=*.fixed,!lbr.*");	/* matches without naming the group */
+	assert_int_equal(options_select(&o, "pmu.fixed"), OPT_SEL_MATCH);
+	TOK_OK(&o, "tests=!pmu.*,pmu.fixed");	/* leaving out wins, wherever it stands */
+	assert_int_equal(options_select(&o, "pmu.fixed"), OPT_SEL_OUT);
+	TOK_ERR("tests=a,!", "tests=a,!: empty glob");
+	TOK_ERR("tests=!", "tests=!: empty glob");
+}
+
 static void test_err_buffer_limits(void **state)
 {
 	struct options o = fresh();
@@ -733,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_serial),
 		cmocka_unit_test(test_on_exit_boot_services),
 		cmocka_unit_test(test_tests_globs),
+		cmocka_unit_test(test_tests_exclude),
 		cmocka_unit_test(test_err_buffer_limits),
 		cmocka_unit_test(test_text_cfg),
 		cmocka_unit_test(test_text_line_numbers),
