@@ -108,7 +108,9 @@ def run(args, workdir, name, timeout=120, com2=False, keep_image=False, during=N
     """Boots once; returns a dict with rc, log text (CR stripped), com2 text, image path.
     during(proc), if given, is started with run.sh and returns what stops it."""
     log = os.path.join(workdir, name + ".log")
-    cmd = [os.path.join(ROOT, "run.sh"), "qemu", "--log", log, "--timeout", str(timeout)]
+    cmd = [os.path.join(ROOT, "run.sh"), "qemu", "--log", log]
+    if timeout:  # None: run.sh's own default
+        cmd += ["--timeout", str(timeout)]
     res = {"log_path": log}
     if com2:
         res["com2_path"] = os.path.join(workdir, name + ".com2")
@@ -957,6 +959,21 @@ def case_vpmu_preempted(wd):
         summary, pre.stops, stretched, r["seconds"])
 
 
+def case_vpmu_default_run(wd):
+    """Issue 21 item 18: a new user's `./run.sh qemu --vpmu --cpu Nehalem` runs what the
+    emulation models and exits 0: the seed events are left out (tests=!events.*), run.sh
+    says so and how to run them, and the run fits run.sh's own timeout for --vpmu."""
+    r = run(["--vpmu", "--cpu", "Nehalem"], wd, "vpmu_default", timeout=None)
+    tests, summary, header, text = clean_run(r, "the default --vpmu run")
+    expect("tests=!events.*" in header_value(header, "options"),
+           "options do not leave out events.*: %r" % header_value(header, "options"))
+    expect(not any(t.description.startswith("events.") for t in tests), "a seed event ran")
+    expect("the seed-event checks (events.*) are left out" in r["out"] and
+           "tests=events.* size=64M" in r["out"], "run.sh did not say what it left out:\n"
+           + r["out"][:2000])
+    return "%s in %.0f s, events.* left out and said so" % (summary, r["seconds"])
+
+
 def case_vpmu_snb_microcode(wd):
     """Sandy Bridge (06_2AH) PEBS below microcode 0x28 (Linux intel_snb_pebs_broken): the
     PEBS checks SKIP naming the revision; with 0x28 they run (QEMU's ucode-rev property sets
@@ -1611,6 +1628,8 @@ CASES = [
     ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
     ("vpmu nehalem preempted: uncore checks pass with stretched windows discarded",
      case_vpmu_preempted),
+    ("vpmu default: ./run.sh qemu --vpmu --cpu Nehalem leaves out events.*, says so, passes",
+     case_vpmu_default_run),
     ("vpmu: size=4K: checks needing a bigger buffer SKIP naming the size", case_vpmu_small_buffer),
     ("vpmu: a lost CPU's PMU, kept by INIT, is stopped (NMI; kept: a firmware call)",
      case_vpmu_lost_cpu),
