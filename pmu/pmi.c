@@ -79,12 +79,20 @@ void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)
 		hw_apic_eoi();
 }
 
+static uint64_t quiesce_waited;
+
+uint64_t pmu_quiesce_waited(void)
+{
+	return quiesce_waited;
+}
+
 int pmu_quiesce(const struct pmu_caps *p, unsigned vector, bool *still_pending)
 {
 	/* Stop first: a counter still counting with INT would raise the next PMI as soon as
 	 * the window below opens. */
 	int r = pmu_reset(p);
 
+	quiesce_waited = hw_retire(PMI_SKID_MAX);	/* a late PMI lands in the IRR */
 	pmu_pmi_lvt_mask();
 	for (unsigned i = 0; i < 4 && hw_apic_irr_pending(vector); i++)
 		hw_irq_window();

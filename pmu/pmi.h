@@ -54,13 +54,26 @@ void pmu_pmi_lvt_mask(void);
 void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi);
 
 /*
+ * The PMI skid pmuboot allows, in instructions retired between the overflow and the PMI:
+ * rr budgets up to 125 retired conditional branches of skid on recent cores (its
+ * PerfCounters.cc), 500 instructions of loop4; 1000 leaves room and still fails a PMI
+ * thousands of instructions late. A check that meets a late PMI allows this much.
+ */
+#define PMI_SKID_MAX	1000	/* instructions */
+
+/*
  * Leaves no PMI behind: stops every counter and puts DEBUGCTL to the baseline
- * (pmu_reset), masks the LVT entry, and then, with nothing left to raise another, lets a
- * PMI already waiting in the IRR at `vector` be taken by whatever handler is installed
- * (which counts it); the LVT entry ends masked. Call with interrupts disabled. Returns
- * pmu_reset()'s status; *still_pending (may be NULL) says whether the vector is still in
- * the IRR (e.g. held back by an interrupt of higher priority in service).
+ * (pmu_reset); then, the LVT entry as it was, waits out the skid budget (PMI_SKID_MAX
+ * instructions: a PMI the last overflow requested may still be on its way, as real PMIs
+ * come late; Linux waits up to 50 us for an overflow to clear, amd_pmu_wait_on_overflow),
+ * so that it lands in the IRR now rather than in a later check; masks the LVT entry and,
+ * with nothing left to raise another, lets a PMI waiting in the IRR at `vector` be taken by
+ * whatever handler is installed (which counts it); the LVT entry ends masked. Call with
+ * interrupts disabled. Returns pmu_reset()'s status; *still_pending (may be NULL) says
+ * whether the vector is still in the IRR (e.g. held back by an interrupt of higher
+ * priority in service). pmu_quiesce_waited() gives the last wait in TSC ticks.
  */
 int pmu_quiesce(const struct pmu_caps *p, unsigned vector, bool *still_pending);
+uint64_t pmu_quiesce_waited(void);
 
 #endif /* PMU_PMI_H */

@@ -49,6 +49,15 @@ bool hw_apic_irr_pending(unsigned vector)
 	return apic_irr_pending(vector);
 }
 
+uint64_t hw_retire(uint64_t insns)
+{
+	uint64_t t0 = rdtsc();
+
+	for (uint64_t n = insns / 2; n; n--)
+		__asm__ volatile("" : "+r"(n));		/* SUB, JNZ */
+	return rdtsc() - t0;
+}
+
 void hw_irq_window(void)
 {
 	/* STI holds interrupts off for one more instruction: the pauses give the pending one

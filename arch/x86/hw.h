@@ -27,6 +27,9 @@ bool hw_apic_irr_pending(unsigned vector);
 /* Opens a short interrupt window (IF set, then clear again) so a pending interrupt is
  * taken by its handler now; call with interrupts disabled. */
 void hw_irq_window(void);
+/* Retires about insns instructions (a counted loop, two a turn), so that what is on its way
+ * (a PMI with skid) arrives; returns the TSC ticks it took. */
+uint64_t hw_retire(uint64_t insns);
 
 /* The uncore's IMC counters (pmu/uncore.c): PCI configuration reads of the host bridge and
  * 32-bit MMIO reads of MCHBAR. Reads only: pmuboot writes neither. hw_mmio_read32 returns 0

@@ -131,6 +131,7 @@ static struct {
 	bool not_owned;			/* GS base and IDT not yet pmuboot's */
 	bool if_flag;			/* RFLAGS.IF */
 	bool irr;			/* LVTPC vector pending in the IRR */
+	uint64_t pmi_late;		/* instructions until a skidding PMI reaches the LVT */
 	unsigned irr_vector;
 	bool in_nmi, nmi_latched;
 	pmu_model_irq_fn handler;
@@ -1039,6 +1040,8 @@ static uint64_t noise(void)
  * LVTPC mask bit (SDM 18.2.1 / 10.5.1 note: a PMI masks the performance-counter LVT entry);
  * when masked, the request is lost (counted by pmu_model_pmis_masked()).
  */
+static void pmi_lvt(void);
+
 static void pmi_request(void)
 {
 	if (m.debugctl & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI) {
@@ -1053,6 +1056,16 @@ static void pmi_request(void)
 		else
 			m.debugctl &= ~DEBUGCTLMSR_LBR;
 	}
+	if (m.cfg.pmi_skid) {		/* on its way: pmi_lvt() when the skid has retired */
+		m.pmi_late = m.cfg.pmi_skid;
+		return;
+	}
+	pmi_lvt();
+}
+
+/* The LVT sends a PMI request: lost when the entry is masked. */
+static void pmi_lvt(void)
+{
 	if (m.lvtpc & APIC_LVT_MASKED) {
 		m.pmis_masked++;
 	} else {
@@ -1172,6 +1185,18 @@ unsigned pmu_model_lbr_tos(void) { return m.lbr_tos; }
 void pmu_model_retire(uint64_t insns, int cpl)
 {
 	pmu_model_count(MODEL_EV_INST_RETIRED, 0, insns, cpl);
+	if (m.pmi_late) {
+		m.pmi_late = insns >= m.pmi_late ? 0 : m.pmi_late - insns;
+		if (!m.pmi_late)
+			pmi_lvt();
+	}
+}
+
+uint64_t hw_retire(uint64_t insns)
+{
+	ensure_init();
+	pmu_model_retire(insns, 0);
+	return insns;	/* "ticks": one an instruction */
 }
 
 /* An uncore PMI request reaching this core (tests/host/uncore_model.c): IA32_PERF_GLOBAL_STATUS

@@ -46,6 +46,8 @@ struct pmu_model_config {
 	bool amd;			/* CPUID.0 vendor AuthenticAMD instead of GenuineIntel */
 	bool smi_count;			/* MSR_SMI_COUNT (34H) exists (SDM Vol. 4: Nehalem and
 					 * later, Silvermont and later) */
+	unsigned pmi_skid;		/* instructions between a PMI request and the LVT
+					 * sending it (0: at once); the mask is read then */
 	/* Debug store (SDM Vol. 3B 17.4.9): CPUID.1:EDX.DS and ECX.DTES64, IA32_MISC_ENABLE,
 	 * IA32_DS_AREA, IA32_PEBS_ENABLE, MSR_PEBS_LD_LAT_THRESHOLD, MSR_PEBS_FRONTEND (with
 	 * `frontend`), MSR_PEBS_DATA_CFG (PERF_CAPABILITIES[14]). */

@@ -7,13 +7,7 @@
 #include "arch/x86/trap.h"
 #include "pmu/pmi.h"
 
-/*
- * The PMI skid pmuboot allows, in instructions retired between the overflow and the PMI:
- * rr budgets up to 125 retired conditional branches of skid on recent cores (its
- * PerfCounters.cc), 500 instructions of loop4; 1000 leaves room and still fails a PMI
- * thousands of instructions late. A check that meets a late PMI allows this much.
- */
-#define PMI_SKID_MAX	1000	/* instructions */
+/* PMI_SKID_MAX, the skid pmuboot allows: pmu/pmi.h. */
 
 /* Routes PMIs (pmi=interrupt: the PMI vector; pmi=nmi: the NMI) to a handler that
  * acknowledges each through pmu_pmi_handle() into *st, and points the LVT entry there. */
