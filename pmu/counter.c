@@ -437,7 +437,7 @@ int pmu_restore(const struct pmu_caps *p, const struct pmu_state *s)
 	ds_restore(p, &s->ds);
 	lbr_restore(&p->lbr, &s->lbr);
 	r |= hw_wrmsr(MSR_IA32_DEBUGCTLMSR, s->debugctl);
-	hw_apic_lvtpc_write(s->lvtpc);
+	hw_apic_lvtpc_write(s->lvtpc & ~APIC_LVT_DELIVERY_PENDING);	/* read-only */
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, s->global_ctrl);
 	return r ? X86_TRAP_GP : 0;
@@ -451,7 +451,8 @@ static void save_and_quiet(const struct pmu_caps *p, struct pmu_state *s)
 {
 	if (p->version >= 1 && pmu_save(p, s) == 0) {
 		pmu_reset(p);
-		hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
+		hw_apic_lvtpc_write((hw_apic_lvtpc_read() | APIC_LVT_MASKED) &
+				    ~APIC_LVT_DELIVERY_PENDING);	/* bit 12: read-only */
 	}
 }
 

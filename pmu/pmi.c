@@ -13,7 +13,9 @@ void pmu_pmi_lvt_setup(unsigned vector, bool nmi)
 
 void pmu_pmi_lvt_mask(void)
 {
-	hw_apic_lvtpc_write(hw_apic_lvtpc_read() | APIC_LVT_MASKED);
+	/* Delivery status (bit 12) is read-only: written back set, x2APIC mode raises #GP on
+	 * the WRMSR (SDM Vol. 3A 10.12.1.2, reserved bits). */
+	hw_apic_lvtpc_write((hw_apic_lvtpc_read() | APIC_LVT_MASKED) & ~APIC_LVT_DELIVERY_PENDING);
 }
 
 void pmu_pmi_handle(const struct pmu_caps *p, struct pmi_stats *s, bool nmi)

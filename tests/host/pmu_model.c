@@ -132,6 +132,7 @@ static struct {
 	bool if_flag;			/* RFLAGS.IF */
 	bool irr;			/* LVTPC vector pending in the IRR */
 	uint64_t pmi_late;		/* instructions until a skidding PMI reaches the LVT */
+	bool delivery_pending;		/* LVTPC bit 12 reads set (a delivery under way) */
 	unsigned irr_vector;
 	bool in_nmi, nmi_latched;
 	pmu_model_irq_fn handler;
@@ -885,13 +886,22 @@ struct cpuid_regs hw_cpuid(uint32_t leaf, uint32_t subleaf)
 uint32_t hw_apic_lvtpc_read(void)
 {
 	ensure_init();
-	return m.lvtpc;
+	return m.lvtpc | (m.delivery_pending ? APIC_LVT_DELIVERY_PENDING : 0);
+}
+
+void pmu_model_set_delivery_pending(bool on)
+{
+	ensure_init();
+	m.delivery_pending = on;
 }
 
 void hw_apic_lvtpc_write(uint32_t v)
 {
 	ensure_init();
-	/* Delivery status (bit 12) is read-only; the model never has a delivery pending. */
+	/* Delivery status (bit 12) is read-only; in x2APIC mode a WRMSR with it set #GPs. */
+	if (v & APIC_LVT_DELIVERY_PENDING)
+		violation("APIC_LVTPC written as 0x%x: delivery status (bit 12, read-only) set, a "
+			  "#GP under x2APIC", v);
 	m.lvtpc = v & ~APIC_LVT_DELIVERY_PENDING;
 	m.lvtpc_writes++;
 	m.lvtpc_after = m.writes;

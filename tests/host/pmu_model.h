@@ -164,6 +164,8 @@ void pmu_model_set_if(bool on);
 bool pmu_model_irr_pending(void);
 void pmu_model_nmi(void);
 unsigned pmu_model_handler_calls(void);
+/* LVTPC reads with its delivery status (bit 12) set, as while an interrupt is on its way. */
+void pmu_model_set_delivery_pending(bool on);
 
 /*
  * System-management interrupts (SDM Vol. 3B 18.18.1 / 20.x "Filtering of SMM handler

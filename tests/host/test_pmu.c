@@ -719,6 +719,29 @@ static void test_quiesce_waits_for_a_late_pmi(void **state)
 	pmu_model_set_irq_handler(NULL);
 }
 
+/* Issue 21 item 3: LVTPC's delivery status (bit 12) is read-only, and a WRMSR that sets it
+ * #GPs in x2APIC mode. Every read-modify-write of the entry clears it: the mask, the
+ * quiesce, the PMI handler's unmask and the restore of a state saved while it read set. */
+static void test_lvtpc_writes_clear_delivery_status(void **state)
+{
+	struct pmu_caps p;
+	struct pmu_state s;
+	struct pmi_stats st;
+	(void)state;
+
+	boot(pmu_model_skylake(), &p);
+	pmu_pmi_lvt_setup(0xf0, false);
+	pmu_model_set_delivery_pending(true);
+	assert_int_equal(pmu_save(&p, &s), 0);		/* saves bit 12 as it reads */
+	pmu_pmi_lvt_mask();
+	assert_int_equal(pmu_quiesce(&p, 0xf0, NULL), 0);
+	memset(&st, 0, sizeof(st));
+	pmu_pmi_handle(&p, &st, true);		/* an NMI that finds no PMI: unmasks */
+	assert_int_equal(pmu_restore(&p, &s), 0);
+	assert_int_equal(pmu_model_violations(), 0);
+	pmu_model_set_delivery_pending(false);
+}
+
 /* 12: DEBUGCTL's PMU bits, the LVT entry and an armed counter are all put back by the
  * reset a check ends with (the watchdog can stop a check anywhere). */
 static void test_quiesce_after_a_stopped_check(void **state)
@@ -969,6 +992,7 @@ int main(void)
 		cmocka_unit_test(test_freeze_v4_held_through_the_handler),
 		cmocka_unit_test(test_pmi_left_pending_after_cli),
 		cmocka_unit_test(test_quiesce_waits_for_a_late_pmi),
+		cmocka_unit_test(test_lvtpc_writes_clear_delivery_status),
 		cmocka_unit_test(test_quiesce_after_a_stopped_check),
 		cmocka_unit_test(test_lvtpc_saved_and_restored),
 		cmocka_unit_test(test_foreign_nmi_is_not_a_pmi),
