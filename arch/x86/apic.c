@@ -89,10 +89,18 @@ static void icr_wait_idle(void)
 void apic_send_ipi(uint32_t dest, uint32_t icr_low)
 {
 	if (apic.x2apic) {
-		/* x2APIC: one 64-bit write, destination in the high half (SDM 10.12.9). */
+		/* x2APIC: one 64-bit write, destination in the high half (SDM 10.12.9). That
+		 * WRMSR is not serializing and may complete before earlier stores are visible
+		 * (SDM 10.12.3): fence first, as Linux does (weak_wrmsr_fence), so the woken CPU
+		 * finds its job. */
+		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(MSR_X2APIC_BASE + (APIC_ICR >> 4), ((uint64_t)dest << 32) | icr_low);
 		return;
 	}
+	/* xAPIC destinations are 8 bits and 0xFF is every CPU: an INIT meant for an ID above
+	 * 254 would reset them all, the BSP included. smp_start never starts such a CPU. */
+	if (dest > 0xFE)
+		return;
 	icr_wait_idle();
 	apic_write(APIC_ICR2, dest << 24);
 	apic_write(APIC_ICR, icr_low);

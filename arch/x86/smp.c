@@ -271,6 +271,13 @@ unsigned smp_start(const uint32_t *apic_ids, const bool *enabled, unsigned n, ui
 		sc->state = SMP_NOT_STARTED;
 		if (!enabled[k])
 			str_lcpy(sc->why, "online-capable in the MADT, not enabled", sizeof(sc->why));
+		else if (!apic.x2apic && apic_ids[k] > 0xFE) {
+			/* As Linux's apic_id_valid(): in xAPIC mode an IPI's destination is 8 bits,
+			 * 0xFF the broadcast. */
+			sc->enabled = false;
+			fmt_snprintf(sc->why, sizeof(sc->why), "APIC ID %u above 254 with the local "
+				     "APIC in xAPIC mode: an IPI cannot reach it alone", apic_ids[k]);
+		}
 	}
 	if (smp.ncpus == 1 || !(chosen & ~1ULL))
 		return 0;
