@@ -1169,7 +1169,10 @@ def erratum_tests(name, allowed):
 # (PMI_SKID_MAX, from rr's budget): real PMIs are late, and a check that failed this would
 # fail parts. It used to be "caught" only through QEMU's STI;PAUSE shadow bug (the late PMI
 # then stayed in the IRR after pmu.pmi_storm), fixed by patch 0029.
-TOLERATED = {"amd-nmi-latency": "a PMI 400 instructions late is within PMI_SKID_MAX (1000)"}
+TOLERATED = {"amd-nmi-latency": "a PMI 400 instructions late is within PMI_SKID_MAX (1000)",
+             # issue 21 item 12: pmu.reset_state names the value in a SKIP
+             "kvm-reset-ctrl": "GLOBAL_CTRL 0 at hand-off may be the firmware's doing: reported, "
+                               "not failed"}
 
 
 def vpmu_erratum(name, must, allowed):
