@@ -84,7 +84,9 @@ static void load_cpu_desc(struct cpu_desc *d)
 	d->gdt[GDT_TSS + 1] = tss >> 32;
 
 	memset(&d->tss, 0, sizeof(d->tss));
-	d->tss.ist[IST_EMERGENCY - 1] = (uint64_t)(uintptr_t)(d->emergency_stack + EMERGENCY_STACK_SIZE);
+	d->tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(d->nmi_stack + NMI_STACK_SIZE);
+	d->tss.ist[IST_DF - 1] = (uint64_t)(uintptr_t)(d->df_stack + FATAL_STACK_SIZE);
+	d->tss.ist[IST_MC - 1] = (uint64_t)(uintptr_t)(d->mc_stack + FATAL_STACK_SIZE);
 	d->tss.iomap_base = sizeof(struct tss64);	/* no I/O bitmap */
 	d->tss.rsp[0] = (uint64_t)(uintptr_t)(d->ring0_stack + RING0_STACK_SIZE);
 
@@ -115,11 +117,9 @@ void desc_install_owned(struct cpu_desc *d)
 {
 	save_firmware_idt();
 	load_cpu_desc(d);
-	for (unsigned v = 0; v < NR_VECTORS; v++) {
-		bool emergency = v == X86_TRAP_DF || v == X86_TRAP_NMI || v == X86_TRAP_MC;
-
-		set_gate(v, KERNEL_CS, emergency ? IST_EMERGENCY : 0);
-	}
+	for (unsigned v = 0; v < NR_VECTORS; v++)
+		set_gate(v, KERNEL_CS, v == X86_TRAP_NMI ? IST_NMI : v == X86_TRAP_DF ? IST_DF :
+				       v == X86_TRAP_MC ? IST_MC : 0);
 	load_idt();
 }
 

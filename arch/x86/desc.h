@@ -20,9 +20,14 @@
 #define USER_DS			(GDT_USER_DS * 8 + 3)
 #define TSS_SEL			(GDT_TSS * 8)
 
-/* IST slot used for #DF, NMI and #MC so a broken stack still gets a report. */
-#define IST_EMERGENCY		1
-#define EMERGENCY_STACK_SIZE	16384
+/* IST slots: NMI, #DF and #MC each start on a stack of their own, so a broken stack still
+ * gets a report, and one of them arriving inside another's handler (an #MC during an NMI)
+ * does not start on the same stack top and overwrite the frame it interrupted. */
+#define IST_NMI			1
+#define IST_DF			2
+#define IST_MC			3
+#define NMI_STACK_SIZE		16384	/* PMIs by NMI run their handlers here */
+#define FATAL_STACK_SIZE	8192	/* #DF and #MC: a register dump and the end */
 
 struct tss64 {
 	uint32_t reserved0;
@@ -40,7 +45,9 @@ _Static_assert(sizeof(struct tss64) == 104, "SDM Vol. 3A Figure 8-11: 64-bit TSS
 struct cpu_desc {
 	uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(16)));
 	struct tss64 tss __attribute__((aligned(16)));
-	uint8_t emergency_stack[EMERGENCY_STACK_SIZE] __attribute__((aligned(16)));
+	uint8_t nmi_stack[NMI_STACK_SIZE] __attribute__((aligned(16)));
+	uint8_t df_stack[FATAL_STACK_SIZE] __attribute__((aligned(16)));
+	uint8_t mc_stack[FATAL_STACK_SIZE] __attribute__((aligned(16)));
 	/* TSS.RSP0: the stack an interrupt or exception from CPL 3 starts on. */
 	uint8_t ring0_stack[RING0_STACK_SIZE] __attribute__((aligned(16)));
 };
