@@ -213,15 +213,15 @@ static void test_pairs_stretched(void **state)
 		assert_true(pairs_add(&p, &a, &b, t[runs][0], t[runs][1], 0));
 		runs++;
 	}
-	assert_int_equal(runs, 5);	/* three stretched, two clean: most of the three wanted */
+	assert_int_equal(runs, 6);	/* three stretched, then the three clean wanted */
 	assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
-	assert_int_equal(p.kept, 2);
+	assert_int_equal(p.kept, 3);
 	assert_int_equal(p.stretched, 3);
 	assert_int_equal(tsc, 2000000 - 1000000);
 	assert_int_equal(diff[0], 800000);
-	assert_int_equal(med[0], 800000);	/* all five pairs': -320000 */
+	assert_int_equal(med[0], 800000);	/* three of all six pairs' own are < 0 */
 	assert_string_equal(pairs_note(p.kept, 0, 0, p.stretched, p.every_stretched),
-			    " reps=2 stretched=3");
+			    " reps=3 stretched=3");
 
 	/* No pair clean of stretch in 2 * want tries: the minima of every run, whose
 	 * difference stays positive where every pair's own is negative (seen with the guest

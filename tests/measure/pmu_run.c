@@ -130,10 +130,20 @@ static unsigned pairs_clean(const struct pairs *p)
 	return n;
 }
 
+/* Clean pairs enough for the result: most of those wanted, and at least three (a median
+ * of two is their mean, one odd pair's) where three or more are wanted. */
+static unsigned clean_needed(unsigned want)
+{
+	unsigned most = (want + 1) / 2;
+
+	return most >= 3 || want < 3 ? most : 3;
+}
+
 bool pairs_more(struct pairs *p)
 {
 	if (p->tries >= 2 * p->want ||
-	    (p->stored + p->extra + p->stretched >= p->want && pairs_clean(p) >= (p->want + 1) / 2))
+	    (p->stored + p->extra + p->stretched >= p->want &&
+	     pairs_clean(p) >= clean_needed(p->want)))
 		return false;
 	p->tries++;
 	return true;

@@ -90,8 +90,9 @@ struct pmu_diff {
  * window far longer than its work). Within that bound a clean pair's run at 2n outlasts
  * its run at n wherever the kernel's time outweighs the frame's, so differences of time
  * and of clocks stay positive.
- * Pairs are run until want are free of SMIs and most of them (half of want, rounded up)
- * clean of stretch, or 2 * want were tried. Where none is clean, no pair's own difference
+ * Pairs are run until want are free of SMIs and most of them (half of want, rounded up,
+ * and at least three where three or more are wanted) clean of stretch, or 2 * want were
+ * tried. Where none is clean, no pair's own difference
  * can be trusted, but each half's fastest run is its least stretched: the result is the
  * minima of every run, the medians those same differences, and the note says
  * " stretched=S (every pair)". */
