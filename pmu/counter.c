@@ -341,6 +341,35 @@ int pmu_extra_msr_write(const struct pmu_caps *p, uint32_t msr, uint64_t v, char
 	return 0;
 }
 
+int pmu_nhm_counter_reset(const struct pmu_caps *p)
+{
+	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+	uint64_t v = 0;
+	int r = 0;
+
+	if (!(p->errata & PMU_ERRATUM_NHM_RESET) || p->version < 2 || p->num_gp < 4)
+		return 0;
+	/* Only where nothing else uses the four: a caller that armed PEBS or programmed a
+	 * selector itself keeps what it set (the sequence would clear it). */
+	if (!pebs_unavailable(p, false) && (hw_rdmsr(MSR_IA32_PEBS_ENABLE, &v) || v))
+		return 0;
+	for (unsigned i = 0; i < 4; i++)
+		if (hw_rdmsr(MSR_IA32_PERFEVTSEL0 + i, &v) || v)
+			return 0;
+	for (unsigned i = 0; i < 4; i++) {
+		r |= hw_wrmsr(MSR_IA32_PMC0 + i, 0);
+		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, magic[i]);
+	}
+	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0xf);
+	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < 4; i++) {
+		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
+		r |= hw_wrmsr(MSR_IA32_PMC0 + i, 0);
+	}
+	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, 0xf);
+	return r ? X86_TRAP_GP : 0;
+}
+
 int pmu_reset(const struct pmu_caps *p)
 {
 	uint64_t dbg;
@@ -360,9 +389,10 @@ int pmu_reset(const struct pmu_caps *p)
 	for (unsigned i = 0; i < p->num_fixed; i++)
 		if (p->fixed_mask & (1U << i))
 			r |= hw_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
+	r |= ds_quiesce(p);		/* PEBS off before the Nehalem sequence */
+	r |= pmu_nhm_counter_reset(p);
 	if (p->version >= 2)
 		r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, pmu_ovf_clear_bits(p));
-	r |= ds_quiesce(p);
 	if (p->lbr.arch && p->lbr.present)
 		r |= hw_wrmsr(MSR_ARCH_LBR_CTL, 0);
 	/* Freeze, LBR and BTS bits a check (or the firmware) left would change what the next

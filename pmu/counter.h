@@ -86,6 +86,16 @@ uint64_t pmu_ovf_clear_bits(const struct pmu_caps *p);
 uint64_t pmu_debugctl_pmu_bits(void);
 uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl);
 
+/*
+ * Nehalem and Westmere (PMU_ERRATUM_NHM_RESET: AAK100, AAP53, BD53): before counters are
+ * added, the four GP selectors run the three non-counting events 4300B5H, 4300D2H,
+ * 4300B1H (and 4300B1H again, as Linux's intel_pmu_nhm_workaround: some do count) for a
+ * moment with GLOBAL_CTRL bits 0-3 set, then selectors and counters are cleared again. Call
+ * with GLOBAL_CTRL 0; does nothing on other models, nor where PEBS_ENABLE or one of the four
+ * selectors is set (someone uses them). 0 or the fault vector.
+ */
+int pmu_nhm_counter_reset(const struct pmu_caps *p);
+
 /* Stops every counter and clears selectors, counters and overflow status; PEBS off
  * (IA32_PEBS_ENABLE 0) and architectural LBR off where they exist; puts DEBUGCTL's PMU bits
  * to the baseline. Touches nothing without an architectural PMU. */

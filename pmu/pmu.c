@@ -136,8 +136,9 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 	case 0xdd:	/* Clearwater Forest: instructions only */
 		return PMU_ERRATUM_FAR_INSNS;
 	case 0x1a: case 0x1e: case 0x1f: case 0x2e:	/* Nehalem */
-		return PMU_ERRATUM_PERIOD_32 | PMU_ERRATUM_LBR_CALL_FILTER;
+		return PMU_ERRATUM_PERIOD_32 | PMU_ERRATUM_LBR_CALL_FILTER | PMU_ERRATUM_NHM_RESET;
 	case 0x25: case 0x2c: case 0x2f:		/* Westmere */
+		return PMU_ERRATUM_LBR_CALL_FILTER | PMU_ERRATUM_NHM_RESET;
 	case 0x37: case 0x4a: case 0x5a: case 0x5d:	/* Silvermont */
 	case 0x4c:					/* Airmont */
 		return PMU_ERRATUM_LBR_CALL_FILTER;

@@ -146,6 +146,12 @@ struct pmu_caps {
 #define PMU_ERRATUM_PEBS_CORE2		(1U << 5)	/* the PEBS threshold PMI comes one record
 							 * late (AJ68) and GLOBAL_STATUS[62] is set
 							 * only with DEBUGCTL[12] (AJ69): Core 2 */
+#define PMU_ERRATUM_NHM_RESET		(1U << 6)	/* counters added without first running
+							 * the three non-counting events
+							 * 4300B5H, 4300D2H, 4300B1H can count
+							 * wrongly (AAK100, AAP53, BD53; Linux
+							 * intel_pmu_nhm_workaround): Nehalem,
+							 * Westmere */
 /* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
  * gates its exact counts on the same list). */
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);

@@ -719,6 +719,59 @@ static void test_quiesce_waits_for_a_late_pmi(void **state)
 	pmu_model_set_irq_handler(NULL);
 }
 
+/* Issue 21 item 8: on Nehalem and Westmere (AAK100, AAP53, BD53) counters are added only
+ * after the four selectors ran the non-counting events 4300B5H, 4300D2H, 4300B1H, 4300B1H
+ * with GLOBAL_CTRL bits 0-3 set for a moment; each reset and each run does it, never over
+ * a selector or PEBS someone else set, and no other model does. */
+static void test_nhm_counter_reset(void **state)
+{
+	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+	struct pmu_caps p;
+	char err[PMU_ERR_LEN];
+	int at, on, off;
+	(void)state;
+
+	boot(pmu_model_nehalem(), &p);
+	assert_true(p.errata & PMU_ERRATUM_NHM_RESET);
+	pmu_model_clear_log();
+	assert_int_equal(pmu_reset(&p), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		at = pmu_model_log_find(MSR_IA32_PERFEVTSEL0 + i, 0);
+		while (at >= 0 && pmu_model_log((unsigned)at).value != magic[i])
+			at = pmu_model_log_find(MSR_IA32_PERFEVTSEL0 + i, (unsigned)at + 1);
+		assert_true(at >= 0);
+	}
+	on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	while (on >= 0 && pmu_model_log((unsigned)on).value != 0xf)
+		on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)on + 1);
+	assert_true(on >= 0);
+	off = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)on + 1);
+	assert_true(off > on);
+	assert_int_equal(pmu_model_log((unsigned)off).value, 0);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + i), 0);
+		assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + i), 0);
+	}
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_STATUS), 0);
+	assert_int_equal(pmu_model_violations(), 0);
+
+	/* A selector someone set stays: no sequence over it. */
+	assert_int_equal(pmu_gp_program(&p, 1, 0x4300c0, 0, err, sizeof(err)), 0);
+	pmu_model_clear_log();
+	assert_int_equal(pmu_nhm_counter_reset(&p), 0);
+	assert_int_equal(pmu_model_log_len(), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0);
+
+	/* Other models: nothing. */
+	boot(pmu_model_skylake(), &p);
+	assert_false(p.errata & PMU_ERRATUM_NHM_RESET);
+	pmu_model_clear_log();
+	assert_int_equal(pmu_reset(&p), 0);
+	for (int i = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, 0); i >= 0;
+	     i = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)i + 1))
+		assert_int_equal(pmu_model_log((unsigned)i).value, 0);
+}
+
 /* Issue 21 item 3: LVTPC's delivery status (bit 12) is read-only, and a WRMSR that sets it
  * #GPs in x2APIC mode. Every read-modify-write of the entry clears it: the mask, the
  * quiesce, the PMI handler's unmask and the restore of a state saved while it read set. */
@@ -993,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_pmi_left_pending_after_cli),
 		cmocka_unit_test(test_quiesce_waits_for_a_late_pmi),
 		cmocka_unit_test(test_lvtpc_writes_clear_delivery_status),
+		cmocka_unit_test(test_nhm_counter_reset),
 		cmocka_unit_test(test_quiesce_after_a_stopped_check),
 		cmocka_unit_test(test_lvtpc_saved_and_restored),
 		cmocka_unit_test(test_foreign_nmi_is_not_a_pmi),
