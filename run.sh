@@ -318,6 +318,7 @@ cmd_qemu() {
 # them out and say how to run them; where a run names them, give it the time they take.
 vpmu_selection() {
 	local o chosen=""
+	[[ $cpu == *pmu=off* ]] && return	# no emulated PMU: nothing it leaves unmodelled
 	for o in "${opts[@]}" $shell_args; do
 		case $o in tests=*|measure=*|list|list=*) chosen=$o ;; esac
 	done
