@@ -949,7 +949,9 @@ def case_vpmu_preempted(wd):
     pre = Preempter(30, 100, seed=1)
     r = run(["--vpmu", "--cpu", "Nehalem", "--smp", "2", "--timeout", "600", "--",
              "tests=uncore.nhm.*,events.nhm.UNC_IMC_BUSY.READ.*,"
-             "events.nhm.UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_BUSY", "size=64M"],
+             "events.nhm.UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_BUSY", "size=64M",
+             # the watchdog's time runs on while QEMU is stopped (a third of it here)
+             "watchdog=60000"],
             wd, "vpmu_preempted", timeout=600, during=pre)
     tests, summary, header, text = parse_tap(r["log"])
     expect(tests, "no results:\n" + r["out"][-2000:])
