@@ -9,6 +9,7 @@
 #include "lib/string.h"
 #include "pmu/ds.h"
 #include "pmu/event.h"
+#include "pmu/pmi.h"
 
 static uint64_t width_mask(unsigned width)
 {
@@ -481,8 +482,7 @@ static void save_and_quiet(const struct pmu_caps *p, struct pmu_state *s)
 {
 	if (p->version >= 1 && pmu_save(p, s) == 0) {
 		pmu_reset(p);
-		hw_apic_lvtpc_write((hw_apic_lvtpc_read() | APIC_LVT_MASKED) &
-				    ~APIC_LVT_DELIVERY_PENDING);	/* bit 12: read-only */
+		pmu_pmi_lvt_mask();
 	}
 }
 
