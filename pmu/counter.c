@@ -367,7 +367,6 @@ int pmu_nhm_counter_reset(const struct pmu_caps *p)
 		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
 		r |= hw_wrmsr(MSR_IA32_PMC0 + i, 0);
 	}
-	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, 0xf);
 	return r ? X86_TRAP_GP : 0;
 }
 

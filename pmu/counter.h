@@ -91,7 +91,8 @@ uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl);
  * added, the four GP selectors run the three non-counting events 4300B5H, 4300D2H,
  * 4300B1H (and 4300B1H again, as Linux's intel_pmu_nhm_workaround: some do count) for a
  * moment with GLOBAL_CTRL bits 0-3 set, then selectors and counters are cleared again. Call
- * with GLOBAL_CTRL 0; does nothing on other models, nor where PEBS_ENABLE or one of the four
+ * with GLOBAL_CTRL 0, and clear the overflow status after (both callers, pmu_reset and
+ * pmu_run, do); does nothing on other models, nor where PEBS_ENABLE or one of the four
  * selectors is set (someone uses them). 0 or the fault vector.
  */
 int pmu_nhm_counter_reset(const struct pmu_caps *p);
