@@ -28,7 +28,7 @@ HOST_HDRS := lib/string.h lib/fmt.h lib/stats.h tests/harness/options.h tests/ha
 	arch/x86/tsc.h arch/x86/acpi.h pmu/pmu.h tests/qemu/oracle_decode.h lib/oracle_tag.h \
 	pmu/counter.h pmu/event.h pmu/pmi.h arch/x86/hw.h tests/host/pmu_model.h tests/measure/pmu_run.h \
 	tests/measure/region.h tests/expect/arch.h pmu/frame.h pmu/ds.h pmu/pebs.h pmu/lbr.h pmu/uncore.h tests/host/uncore_model.h \
-	tests/measure/user_events.h pmu/catalog.h tests/kernels/kernels.h
+	tests/measure/user_events.h pmu/catalog.h tests/kernels/kernels.h tests/linux/perf_config.h
 
 # To add a program: list it here (or in HOST_TESTS before this file is included) and set
 # HOST_MODS_<name> to the module sources it links.
@@ -37,7 +37,7 @@ HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid t
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
 HOST_TESTS += test_measure_opt test_user_events
 HOST_TESTS += test_catalog test_catalog_pfm
-HOST_TESTS += test_report test_layers test_check_report
+HOST_TESTS += test_report test_layers test_check_report test_perf_config
 HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report/json.c \
 	tests/report/compare.c
 HOST_EXTRA_DEPS_test_report := tests/report/report.h tests/report/json.h tests/report/compare.h
@@ -62,6 +62,7 @@ HOST_MODS_test_pmu := pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c pmu/pmi
 HOST_MODS_test_pmu_run := tests/measure/pmu_run.c pmu/pmu.c pmu/discover.c pmu/event.c pmu/counter.c \
 	pmu/pmi.c pmu/lbr.c pmu/ds.c arch/x86/cpuid.c lib/fmt.c lib/string.c lib/stats.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_expect := tests/expect/arch.c pmu/event.c lib/fmt.c lib/string.c
+HOST_MODS_test_perf_config := tests/linux/perf_config.c lib/fmt.c lib/string.c
 HOST_MODS_test_pebs := pmu/pebs.c pmu/ds.c pmu/pmu.c lib/fmt.c lib/string.c tests/host/pmu_model.c tests/host/uncore_model.c
 HOST_MODS_test_lbr := pmu/lbr.c pmu/pmu.c pmu/discover.c arch/x86/cpuid.c lib/fmt.c lib/string.c \
 	tests/host/pmu_model.c tests/host/uncore_model.c
