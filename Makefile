@@ -50,7 +50,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle vpmu vpmu-series-check kut vpmu-test check host-test qemu-test clean report-tool
+.PHONY: all image oracle linux linux-test vpmu vpmu-series-check kut vpmu-test check host-test qemu-test clean report-tool
 all: $(EFI) $(IMG) $(REPORT_TOOL)
 image: $(IMG)
 
@@ -117,6 +117,19 @@ $(ORACLE_CMP): tests/qemu/oracle_compare.c
 
 oracle: $(ORACLE_SO) $(ORACLE_CMP)
 
+# pmuboot-linux: the same kernels (tests/kernels/*.S) and expectations, counted from Linux
+# user space through perf_event_open. Static, so the one binary runs on any x86-64 Linux.
+LINUX_TOOL := $(BUILD)/pmuboot-linux
+LINUX_SRCS := tests/linux/pmuboot_linux.c tests/linux/perf_config.c tests/kernels/kernels.c $(wildcard tests/kernels/*.S) \
+	pmu/event.c tests/expect/arch.c lib/fmt.c lib/string.c
+linux: $(LINUX_TOOL)
+$(LINUX_TOOL): $(LINUX_SRCS) $(wildcard tests/kernels/*.h tests/expect/*.h tests/linux/*.h pmu/*.h lib/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -static -o $@ $(LINUX_SRCS)
+# It on this machine: every check passes where Linux counts, SKIPs naming why where not.
+linux-test: $(LINUX_TOOL)
+	tests/linux/linux-test.sh $(LINUX_TOOL)
+
 # The host report tool (./run.sh report, ./run.sh compare): serial log -> results.json,
 # JUnit XML, gnuplot pictures; two results.json -> what changed.
 report-tool: $(REPORT_TOOL)
@@ -144,7 +157,7 @@ kut: vpmu
 vpmu-test: $(IMG) $(ORACLE_SO) $(ORACLE_CMP) vpmu
 	/usr/bin/python3 tests/qemu/boot_tests.py --vpmu
 
-check: host-test fuzz qemu-test vpmu-test kut
+check: host-test linux-test fuzz qemu-test vpmu-test kut
 
 include tests/host/host.mk
 include tests/host/fuzz.mk

@@ -28,6 +28,7 @@ static const struct layer {
 	{ "tests/expect", 3 },
 	{ "tests/measure", 4 },
 	{ "tests/checks", 5 },
+	{ "tests/linux", 5 },	/* pmuboot-linux: the checks' level, from Linux user space */
 	{ "tests/harness", 6 },
 	{ "boot", 7 },
 };
