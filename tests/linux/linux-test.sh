@@ -14,17 +14,19 @@ bad() { fail=$((fail + 1)); echo "not ok - $1"; }
 out=$(timeout 600 "$bin" --no-bench 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -E '^# (cpu|kernel|hypervisor|perf pmu|counting):'
+[[ $(printf '%s\n' "$out" | grep -c '^TAP version 13$') == 1 ]] && ok "one TAP version line" ||
+	bad "no (or more than one) 'TAP version 13' line"
 checks=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) [0-9]+ ')
 skips=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+ [^ ]+ # SKIP ')
 fails=$(printf '%s\n' "$out" | grep -E '^not ok [0-9]+ ')
 plan=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
-summary=$(printf '%s\n' "$out" | tail -n 1)
+summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, ' | tail -n 1)
 
 [[ -z $fails && $rc == 0 ]] && ok "every check passed or skipped (rc $rc)" ||
 	bad "rc $rc; failed: ${fails:-none}"
 [[ $checks -gt 40 && $plan == "$checks" ]] && ok "plan 1..$plan covers the $checks checks" ||
 	bad "plan '$plan' against $checks check lines"
-[[ $summary =~ ^#\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ &&
+[[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ &&
 	${BASH_REMATCH[3]} == "$skips" ]] && ok "summary agrees: $summary" ||
 	bad "summary '$summary' against $skips SKIP lines"
 # Every SKIP says why, with more than a word.
