@@ -126,6 +126,13 @@ linux: $(LINUX_TOOL)
 $(LINUX_TOOL): $(LINUX_SRCS) $(wildcard tests/kernels/*.h tests/expect/*.h tests/linux/*.h pmu/*.h lib/*.h)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_TOOL_CFLAGS) -static -o $@ $(LINUX_SRCS)
+# The Linux guest of ./run.sh linux: its /init (static) and the initramfs writer.
+$(BUILD)/guest-init: tests/linux/guest_init.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -static -o $@ $<
+$(BUILD)/mkcpio: tests/linux/mkcpio.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $<
 # It on this machine: every check passes where Linux counts, SKIPs naming why where not.
 linux-test: $(LINUX_TOOL)
 	tests/linux/linux-test.sh $(LINUX_TOOL)

@@ -6,6 +6,8 @@
 #                 [--vpmu [--silicon] [--seed N]] [--erratum NAME] [--log FILE] [--com2 FILE]
 #                 [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
+#   ./run.sh linux [--vpmu [--silicon] [--seed N]] [--cpu MODEL] [--timeout S] [--log FILE]
+#                  [-- ARG...]
 #   ./run.sh image
 #   ./run.sh report [LOG] [--out DIR]
 #   ./run.sh compare A.json B.json [--threshold PCT] [--min-abs X] [--moved-is-worse]
@@ -37,6 +39,13 @@
 # new one each run, printed, so a failing run can be replayed). PMUBOOT_VPMU_QEMU=BINARY
 # boots that emulated-PMU QEMU instead, without building (a series under development, or a
 # binary kept to compare with).
+# linux: boots Debian's cloud kernel (fetched once into ~/.cache/pmuboot/linux) with an
+# initramfs of pmuboot-linux (make linux) and a small init, which runs it with ARGs
+# (default --no-bench) and powers off: the same checks, counted by Linux's own perf driver.
+# --vpmu: on the emulated Intel PMU (as for qemu); without it, under KVM where /dev/kvm
+# works, else under TCG without a PMU (every counter check SKIPs). Serial output goes to
+# the terminal and the log (default build/linux.log); exits 0 every check passed or
+# skipped, 1 a check failed, 2 bad options, 3 the guest did not report, 4 timeout.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -344,6 +353,112 @@ vpmu_selection() {
 	fi
 }
 
+# The kernel ./run.sh linux boots: Debian's cloud kernel image (serial console, perf and
+# the Intel and AMD core PMU drivers built in), unpacked once into the cache.
+linux_kernel() {
+	local dir=${XDG_CACHE_HOME:-$HOME/.cache}/pmuboot/linux pkg k
+	k=$(ls "$dir"/x/boot/vmlinuz-* 2>/dev/null | tail -n 1)
+	if [[ -z $k ]]; then
+		command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+			die "linux: needs apt-get and dpkg-deb to fetch Debian's kernel"
+		pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+			awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+		if [[ -z $pkg && $(id -u) == 0 ]]; then
+			apt-get update -qq >&2
+			pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+				awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+		fi
+		[[ -n $pkg ]] || die "linux: no linux-image-cloud-amd64 in the package lists (apt-get update)"
+		mkdir -p "$dir" && rm -rf "$dir/x" "$dir"/*.deb
+		(cd "$dir" && apt-get download -q "$pkg" >&2 && dpkg-deb -x "$pkg"_*.deb x && rm -f ./*.deb) ||
+			die "linux: could not fetch and unpack $pkg"
+		k=$(ls "$dir"/x/boot/vmlinuz-* 2>/dev/null | tail -n 1)
+		[[ -n $k ]] || die "linux: $pkg holds no /boot/vmlinuz-*"
+	fi
+	printf '%s\n' "$k"
+}
+
+cmd_linux() {
+	local cpu="" timeout=600 vpmu=0 silicon=0 seed="" log=build/linux.log args=(--no-bench)
+	while (($#)); do
+		case $1 in
+		--vpmu) vpmu=1 ;;
+		--silicon) silicon=1 ;;
+		--seed) seed=${2:?--seed needs N}; shift ;;
+		--cpu) cpu=${2:?--cpu needs a model}; shift ;;
+		--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
+		--log) log=$(from_caller "${2:?--log needs a file}"); shift ;;
+		--) shift; args=("$@"); break ;;
+		-h|--help) usage ;;
+		*) die "unknown argument '$1' (see ./run.sh --help)" ;;
+		esac
+		shift
+	done
+	[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout $timeout: not a positive number of seconds"
+	[[ -z $seed || $seed =~ ^[0-9]{1,19}$ ]] || die "--seed $seed: not a number (0 to 19 digits)"
+	((vpmu || !silicon)) || die "--silicon needs --vpmu (the emulated PMU's silicon profile)"
+	[[ -z $seed ]] || ((vpmu)) || die "--seed needs --vpmu (it seeds the emulated PMU)"
+	local a
+	for a in "${args[@]}"; do
+		[[ $a =~ ^[A-Za-z0-9=_.,-]+$ ]] || die "linux: argument '$a' cannot pass the kernel command line"
+	done
+	ensure_deps "gcc:gcc" "make:make" "qemu-system-x86:qemu-system-x86_64"
+	make -s linux build/guest-init build/mkcpio >&2 || die "could not build pmuboot-linux"
+	local kernel; kernel=$(linux_kernel) || exit 2
+	local tmp; tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmuboot.XXXXXX") || die "mktemp failed"
+	# shellcheck disable=SC2064 # expanded now: $tmp is local to this function
+	trap "rm -rf '$tmp'" EXIT
+	build/mkcpio "$tmp/initramfs" init=build/guest-init pmuboot-linux=build/pmuboot-linux ||
+		die "could not write the initramfs"
+	local qemu_bin=qemu-system-x86_64 accel=(-accel tcg)
+	if ((vpmu)); then
+		if [[ -n ${PMUBOOT_VPMU_QEMU:-} ]]; then
+			qemu_bin=$PMUBOOT_VPMU_QEMU
+		else
+			make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
+			qemu_bin=$here/build/vpmu/qemu-system-x86_64
+		fi
+		cpu=${cpu:-Skylake-Client}
+		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"
+		# QEMU 7.2's TCG pops an IRET frame with supervisor accesses (target/i386/tcg/
+		# seg_helper.c, POPQ_RA: cpu_ldq_kernel_ra), so with SMAP a CPL-3 IRETQ (the
+		# iret_loop kernel) faults where a CPU reads the frame at CPL 3: no SMAP here.
+		cpu+=",-smap"
+		if ((silicon)); then
+			cpu+=",pmu-silicon=on"
+			[[ -n $seed ]] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
+		fi
+		if [[ -n $seed ]]; then
+			cpu+=",pmu-seed=$seed"
+			echo "run.sh: emulated PMU seed $seed (replay with --seed $seed)" >&2
+		fi
+	elif [[ -r /dev/kvm && -w /dev/kvm ]]; then
+		accel=(-accel kvm); cpu=${cpu:-host}
+	else
+		cpu=${cpu:-qemu64}
+		echo "run.sh: no /dev/kvm and no --vpmu: the guest has no PMU (checks SKIP)" >&2
+	fi
+	mkdir -p "$(dirname "$log")"
+	local qemu=("$qemu_bin" -M q35 -m 512 -smp 1 -nodefaults -display none -no-reboot
+		-monitor none -net none "${accel[@]}" -cpu "$cpu" -kernel "$kernel"
+		-initrd "$tmp/initramfs" -append "console=ttyS0 panic=-1 quiet -- ${args[*]}"
+		-serial stdio)
+	echo "run.sh: ${qemu[*]}" >&2
+	timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$tmp/qemu.err" |
+		tee "$log" | sed -u 's/\r$//'
+	local rc=${PIPESTATUS[0]}
+	grep -v -e "TCG doesn't support requested feature" "$tmp/qemu.err" >&2
+	((rc == 124 || rc == 137)) && { echo "run.sh: TIMEOUT after ${timeout}s"; return 4; }
+	local exited
+	exited=$(tr -d '\r' <"$log" | sed -n 's/^# guest: pmuboot-linux exited \([0-9]*\)$/\1/p' | tail -n 1)
+	case $exited in
+	0) echo "run.sh: PASS (pmuboot-linux in the guest: every check passed or skipped)"; return 0 ;;
+	1) echo "run.sh: FAIL (pmuboot-linux in the guest: a check failed)"; return 1 ;;
+	"") echo "run.sh: FAIL: the guest ended (QEMU status $rc) without pmuboot-linux's status"; return 3 ;;
+	*) echo "run.sh: FAIL: pmuboot-linux in the guest exited $exited"; return 3 ;;
+	esac
+}
+
 # report [LOG] [--out DIR]: results.json, junit.xml and pictures from a serial log.
 cmd_report() {
 	local log=build/serial.log out=build/report have_log=0
@@ -382,9 +497,10 @@ cmd_compare() {
 
 case ${1:-} in
 qemu) shift; cmd_qemu "$@" ;;
+linux) shift; cmd_linux "$@" ;;
 report) shift; cmd_report "$@" ;;
 compare) shift; cmd_compare "$@" ;;
 image) shift; ensure_deps; make -s image && echo "run.sh: built build/pmuboot.img" ;;
 -h|--help|"") usage ;;
-*) die "unknown command '$1' (qemu, image, report or compare)" ;;
+*) die "unknown command '$1' (qemu, linux, image, report or compare)" ;;
 esac
