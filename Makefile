@@ -125,7 +125,8 @@ LINUX_SRCS := tests/linux/pmuboot_linux.c tests/linux/perf_config.c tests/kernel
 linux: $(LINUX_TOOL)
 $(LINUX_TOOL): $(LINUX_SRCS) $(wildcard tests/kernels/*.h tests/expect/*.h tests/linux/*.h pmu/*.h lib/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_TOOL_CFLAGS) -static -o $@ $(LINUX_SRCS)
+	$(HOST_CC) $(HOST_TOOL_CFLAGS) -static -DPMUBOOT_VERSION='"$(VERSION)"' \
+		-DPMUBOOT_GIT='"$(GIT)"' -o $@ $(LINUX_SRCS)
 # The Linux guest of ./run.sh linux: its /init (static) and the initramfs writer.
 $(BUILD)/guest-init: tests/linux/guest_init.c
 	@mkdir -p $(dir $@)
