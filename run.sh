@@ -100,6 +100,30 @@ usage() {
 	exit 2
 }
 
+# The emulated-PMU QEMU: PMUBOOT_VPMU_QEMU, or build/vpmu's (built by make vpmu if needed).
+vpmu_qemu() {
+	if [[ -n ${PMUBOOT_VPMU_QEMU:-} ]]; then
+		[[ -x $PMUBOOT_VPMU_QEMU ]] || die "PMUBOOT_VPMU_QEMU=$PMUBOOT_VPMU_QEMU: not an executable"
+		printf '%s\n' "$PMUBOOT_VPMU_QEMU"
+	else
+		make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
+		printf '%s\n' "$here/build/vpmu/qemu-system-x86_64"
+	fi
+}
+
+# The silicon profile and its seed onto the caller's -cpu string (its cpu, silicon, seed): a
+# silicon run without --seed gets a new one, printed so a failing run can be replayed.
+vpmu_profile() {
+	if ((silicon)); then
+		cpu+=",pmu-silicon=on"
+		[[ -n $seed ]] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
+	fi
+	if [[ -n $seed ]]; then
+		cpu+=",pmu-seed=$seed"
+		echo "run.sh: emulated PMU seed $seed (replay with --seed $seed)" >&2
+	fi
+}
+
 cmd_qemu() {
 	local smp=1 cpu="" mem=256 icount=0 kvm=0 timeout=120 timeout_set=0 log=build/serial.log vpmu=0
 	local errata=() silicon=0 seed=""
@@ -144,26 +168,12 @@ cmd_qemu() {
 	local qemu_bin=qemu-system-x86_64
 	if ((vpmu)); then
 		((kvm)) && die "--vpmu is the emulated PMU under TCG, not --kvm"
-		if [[ -n ${PMUBOOT_VPMU_QEMU:-} ]]; then
-			[[ -x $PMUBOOT_VPMU_QEMU ]] ||
-				die "PMUBOOT_VPMU_QEMU=$PMUBOOT_VPMU_QEMU: not an executable"
-			qemu_bin=$PMUBOOT_VPMU_QEMU
-		else
-			make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
-			qemu_bin=$here/build/vpmu/qemu-system-x86_64
-		fi
+		qemu_bin=$(vpmu_qemu) || exit 2
 		cpu=${cpu:-Skylake-Client}
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
 		# several errata: one pmu-erratum=A+B (QEMU keeps only the last of a repeated property)
 		((${#errata[@]})) && cpu+=",pmu-erratum=$(IFS=+; echo "${errata[*]}")"
-		if ((silicon)); then
-			cpu+=",pmu-silicon=on"
-			[[ -n $seed ]] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
-		fi
-		if [[ -n $seed ]]; then
-			cpu+=",pmu-seed=$seed"
-			echo "run.sh: emulated PMU seed $seed (replay with --seed $seed)" >&2
-		fi
+		vpmu_profile
 		vpmu_selection
 	elif ((${#errata[@]})); then
 		die "--erratum needs --vpmu (only the emulated PMU can misbehave on request)"
@@ -412,26 +422,14 @@ cmd_linux() {
 		die "could not write the initramfs"
 	local qemu_bin=qemu-system-x86_64 accel=(-accel tcg)
 	if ((vpmu)); then
-		if [[ -n ${PMUBOOT_VPMU_QEMU:-} ]]; then
-			qemu_bin=$PMUBOOT_VPMU_QEMU
-		else
-			make -s vpmu >&2 || die "could not build the emulated-PMU QEMU (make vpmu)"
-			qemu_bin=$here/build/vpmu/qemu-system-x86_64
-		fi
+		qemu_bin=$(vpmu_qemu) || exit 2
 		cpu=${cpu:-Skylake-Client}
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"
 		# QEMU 7.2's TCG pops an IRET frame with supervisor accesses (target/i386/tcg/
 		# seg_helper.c, POPQ_RA: cpu_ldq_kernel_ra), so with SMAP a CPL-3 IRETQ (the
 		# iret_loop kernel) faults where a CPU reads the frame at CPL 3: no SMAP here.
 		cpu+=",-smap"
-		if ((silicon)); then
-			cpu+=",pmu-silicon=on"
-			[[ -n $seed ]] || seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
-		fi
-		if [[ -n $seed ]]; then
-			cpu+=",pmu-seed=$seed"
-			echo "run.sh: emulated PMU seed $seed (replay with --seed $seed)" >&2
-		fi
+		vpmu_profile
 	elif [[ -r /dev/kvm && -w /dev/kvm ]]; then
 		accel=(-accel kvm); cpu=${cpu:-host}
 	else
