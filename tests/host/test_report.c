@@ -227,6 +227,45 @@ static void test_vpmu_sample_without_progress(void **state)
 	report_free(&r);
 }
 
+/* Issue 23 item 2: a pmuboot-linux log (Debian's kernel on the emulated Skylake, kernel
+ * messages around it) reads as a firmware log does: the header's version and CPU, the same
+ * check names and measured/expected values, and the benchmarks' data series. */
+static void test_linux_sample(void **state)
+{
+	struct report r;
+	char err[256];
+	const struct check *c;
+	size_t chase = 0, store = 0;
+
+	(void)state;
+	assert_int_equal(parse_file(SAMPLES "linux-vpmu-skylake.log", &r, err, sizeof(err)), 0);
+	assert_true(r.tap && r.complete);
+	assert_int_equal(r.plan, 43);
+	assert_int_equal(r.nchecks, 43);
+	assert_int_equal(r.sum_fail, 0);
+	assert_int_equal(r.sum_skip, 1);
+	assert_non_null(strstr(report_header(&r, "pmuboot"), " linux: "));
+	assert_non_null(strstr(report_header(&r, "cpu"), "family 0x6 model 0x5e"));
+	assert_non_null(report_header(&r, "kernel"));
+	c = find_check(&r, "pmu.arch.instructions");
+	assert_int_equal(c->status, ST_PASS);
+	assert_true(c->measured.kind == VK_NUMBER && c->measured.num == 40000);
+	assert_true(c->expected.kind == VK_RANGE && c->expected.lo == 40000 &&
+		    c->expected.hi == 40000);
+	c = find_check(&r, "model.loop4");
+	assert_int_equal(c->status, ST_PASS);
+	assert_true(c->measured.num == 39996);
+	assert_int_equal(find_check(&r, "pmu.arch.topdown_slots")->status, ST_SKIP);
+	for (size_t i = 0; i < r.nchecks; i++)
+		for (size_t k = 0; k < r.checks[i].ndata; k++) {
+			chase += !strcmp(r.checks[i].data[k].series, "chase_latency");
+			store += !strcmp(r.checks[i].data[k].series, "store_bandwidth");
+		}
+	assert_int_equal(chase, 5);
+	assert_int_equal(store, 3);
+	report_free(&r);
+}
+
 static void test_smp_tags_and_diagnostics(void **state)
 {
 	struct report r;
@@ -511,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_qemu_sample),
 		cmocka_unit_test(test_vpmu_sample_without_progress),
+		cmocka_unit_test(test_linux_sample),
 		cmocka_unit_test(test_smp_tags_and_diagnostics),
 		cmocka_unit_test(test_fatal),
 		cmocka_unit_test(test_truncated),
