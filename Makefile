@@ -50,7 +50,7 @@ ESP_START    := 2048
 ESP_SECTORS  := 131072
 ESP_OFFSET   := $(shell echo $$(( $(ESP_START) * 512 )))
 
-.PHONY: all image oracle linux linux-test vpmu vpmu-series-check kut vpmu-test check host-test qemu-test clean report-tool
+.PHONY: all image oracle linux linux-test bench-host vpmu vpmu-series-check kut vpmu-test check host-test qemu-test clean report-tool
 all: $(EFI) $(IMG) $(REPORT_TOOL)
 image: $(IMG)
 
@@ -134,6 +134,9 @@ $(BUILD)/guest-init: tests/linux/guest_init.c
 $(BUILD)/mkcpio: tests/linux/mkcpio.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_TOOL_CFLAGS) -o $@ $<
+# The kernels against multichase and likwid-bench on this CPU: a table, not a test.
+bench-host: $(LINUX_TOOL)
+	tests/linux/bench-host.sh $(LINUX_TOOL)
 # It on this machine: every check passes where Linux counts, SKIPs naming why where not.
 linux-test: $(LINUX_TOOL)
 	tests/linux/linux-test.sh $(LINUX_TOOL)
