@@ -216,8 +216,8 @@ static void machine_perf(void)
 		if (!read_line(path, line, sizeof(line)))
 			printf(" cpus %s", line);
 		static const char *const caps[] = { "pmu_name", "max_precise", "branches",
-			"branch_counter_nr", "slots", "pmu_name" };
-		for (unsigned c = 0; c < sizeof(caps) / sizeof(caps[0]) - 1; c++) {
+			"branch_counter_nr", "slots" };
+		for (unsigned c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
 			snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/%s",
 				 names[i], caps[c]);
 			if (!read_line(path, line, sizeof(line)))
@@ -730,59 +730,51 @@ static double now_ns(void)
  * ordinary timings (best of 5 runs), printed as the firmware's bench.* checks print them
  * ("# data: chase_latency ...", "# data: store_bandwidth ..."), so ./run.sh report draws
  * them; issue 23's bench-host compares them with multichase and likwid-bench. */
+/* The fastest of 5 runs of k(n, arg) after one to warm: ns and TSC ticks of that run. */
+static void time_best(const struct kernel_desc *k, uint64_t n, void *arg, double *ns,
+		      uint64_t *tsc)
+{
+	*ns = 1e300;
+	*tsc = UINT64_MAX;
+	k->fn(n, arg);
+	for (unsigned r = 0; r < 5; r++) {
+		double t0 = now_ns();
+		uint64_t c0 = __rdtsc();
+
+		k->fn(n, arg);
+		c0 = __rdtsc() - c0;
+		double t = now_ns() - t0;
+
+		if (t < *ns) {
+			*ns = t;
+			*tsc = c0;
+		}
+	}
+}
+
 static void bench(void)
 {
 	static const uint64_t ws[] = { KB(16), KB(256), KB(1024), KB(8192), KB(65536) };
+	static const struct kernel_desc *const st[] = {
+		&kernel_store_plain_desc, &kernel_store_nt_desc, &kernel_store_ntdq_desc,
+	};
+	uint64_t tsc;
+	double ns;
 
 	for (unsigned i = 0; i < sizeof(ws) / sizeof(ws[0]) && ws[i] <= BUF_SIZE; i++) {
 		uint64_t nodes = ws[i] / 64, steps = nodes * 4 < 2000000 ? 2000000 : nodes * 4;
-		void *first = chase_build((uint64_t)(uintptr_t)buf, nodes, 64, CHASE_SEED);
-		double best = 1e300;
-		uint64_t best_tsc = UINT64_MAX;
 
-		kernel_chase_desc.fn(nodes, first);	/* warm */
-		for (unsigned r = 0; r < 5; r++) {
-			double t0 = now_ns();
-			uint64_t c0 = __rdtsc();
-
-			kernel_chase_desc.fn(steps, first);
-			c0 = __rdtsc() - c0;
-			double t = now_ns() - t0;
-
-			if (t < best) {
-				best = t;
-				best_tsc = c0;
-			}
-		}
+		time_best(&kernel_chase_desc, steps,
+			  chase_build((uint64_t)(uintptr_t)buf, nodes, 64, CHASE_SEED), &ns, &tsc);
 		printf("# data: chase_latency ws_bytes=%" PRIu64 " loads=%" PRIu64 " tsc=%" PRIu64
-		       " tsc_per_load=%.2f ns_per_load=%.2f\n", ws[i], steps, best_tsc,
-		       (double)best_tsc / (double)steps, best / (double)steps);
+		       " tsc_per_load=%.2f ns_per_load=%.2f\n", ws[i], steps, tsc,
+		       (double)tsc / (double)steps, ns / (double)steps);
 	}
-	static const struct { const char *name; const struct kernel_desc *k; } st[] = {
-		{ "store_plain", &kernel_store_plain_desc }, { "store_nt", &kernel_store_nt_desc },
-		{ "store_ntdq", &kernel_store_ntdq_desc },
-	};
 	for (unsigned i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
-		uint64_t lines = BUF_SIZE / 64, best_tsc = UINT64_MAX;
-		double best = 1e300;
-
-		st[i].k->fn(lines, buf);
-		for (unsigned r = 0; r < 5; r++) {
-			double t0 = now_ns();
-			uint64_t c0 = __rdtsc();
-
-			st[i].k->fn(lines, buf);
-			c0 = __rdtsc() - c0;
-			double t = now_ns() - t0;
-
-			if (t < best) {
-				best = t;
-				best_tsc = c0;
-			}
-		}
+		time_best(st[i], BUF_SIZE / 64, buf, &ns, &tsc);
 		printf("# data: store_bandwidth kernel=%s bytes=%llu tsc=%" PRIu64 " bytes_per_tsc=%.2f "
-		       "mb_per_s=%.0f\n", st[i].name, BUF_SIZE, best_tsc,
-		       (double)BUF_SIZE / (double)best_tsc, (double)BUF_SIZE / best * 1e3);
+		       "mb_per_s=%.0f\n", st[i]->name, BUF_SIZE, tsc, (double)BUF_SIZE / (double)tsc,
+		       (double)BUF_SIZE / ns * 1e3);
 	}
 }
 
