@@ -147,9 +147,14 @@ static unsigned clean_needed(unsigned want)
 
 bool pairs_more(struct pairs *p)
 {
-	if (p->tries >= 2 * p->want ||
-	    (p->stored + p->extra + p->stretched >= p->want &&
-	     pairs_clean(p) >= clean_needed(p->want)))
+	unsigned clean = pairs_clean(p);
+
+	if (p->stored + p->extra + p->stretched >= p->want && clean >= clean_needed(p->want))
+		return false;
+	/* Past twice the pairs wanted, go on only while not one SMI-free pair is clean of
+	 * stretch, and only so far: a result is never made of stretched runs. */
+	if (p->tries >= 2 * p->want &&
+	    (clean || !p->stored || p->tries >= 2 * p->want + PAIRS_NONE_CLEAN_MORE))
 		return false;
 	p->tries++;
 	return true;
@@ -197,7 +202,6 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 	static int64_t v[PMU_DIFF_MAX_REPS];
 	static bool use[PMU_DIFF_MAX_REPS];
 	unsigned n = 0;
-	bool all;
 
 	if (!p->stored && !p->extra) {
 		fmt_snprintf(err, errlen, "every one of %u repetitions took an SMI (%llu SMIs, "
@@ -209,12 +213,17 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		n += use[j];
 	}
 	p->stretched += p->stored - n;
-	/* None clean: no pair's own difference can be trusted, but each half's fastest run is
-	 * its least stretched: the minima of every run, and no median of pairs. */
-	all = p->every_stretched = !n && !p->extra;
-	for (unsigned j = 0; all && j < p->stored; j++)
-		use[j] = true;
-	p->kept = (all ? p->stored : n) + p->extra;
+	p->kept = n + p->extra;
+	/* None clean: no pair, and no difference of minima from different pairs, measures the
+	 * kernel (a clock's or the TSC's can come out negative), so nothing is judged. */
+	if (!p->kept) {
+		fmt_snprintf(err, errlen, "no clean measurement: every one of %u SMI-free pairs "
+			     "was stretched (a run over 1.5x the fastest of its half, %llu ticks at "
+			     "n, %llu at 2n; %u SMI pairs)", p->stretched,
+			     (unsigned long long)p->tmin_a, (unsigned long long)p->tmin_b,
+			     p->discarded);
+		return PMU_EARG;
+	}
 	for (unsigned i = 0; i < p->nv; i++) {
 		uint64_t lo = p->xlo[i], hi = p->xhi[i];
 		unsigned m = 0;
@@ -227,7 +236,7 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 			v[m++] = (int64_t)(p->b[i][j] - p->a[i][j]);
 		}
 		diff[i] = (int64_t)(hi - lo);
-		median[i] = m && !all ? i64_median(v, m) : diff[i];	/* i64_median reorders v */
+		median[i] = m ? i64_median(v, m) : diff[i];	/* i64_median reorders v */
 	}
 	{
 		uint64_t lo = p->xtlo, hi = p->xthi;
@@ -274,7 +283,6 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 	d->discarded = p.discarded;
 	d->smis = p.smis;
 	d->stretched = p.stretched;
-	d->every_stretched = p.every_stretched;
 	return r;
 }
 
@@ -322,15 +330,13 @@ int pmu_count_insns_branches(const struct kernel_desc *k, uint64_t n, void *arg,
 	return 0;
 }
 
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched,
-		       bool every)
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched)
 {
 	static char b[128];
 	char st[48] = "";
 
 	if (stretched)
-		fmt_snprintf(st, sizeof(st), every ? " stretched=%u (every pair)" :
-			     " stretched=%u", stretched);
+		fmt_snprintf(st, sizeof(st), " stretched=%u", stretched);
 	if (discarded)
 		fmt_snprintf(b, sizeof(b), " reps=%u smi_discarded=%u (%llu SMIs)%s", kept, discarded,
 			     (unsigned long long)smis, st);

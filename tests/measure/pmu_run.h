@@ -77,7 +77,6 @@ struct pmu_diff {
 	unsigned discarded;		/* pairs discarded because an SMI arrived */
 	uint64_t smis;			/* SMIs those pairs took */
 	unsigned stretched;		/* pairs discarded as stretched (struct pairs) */
-	bool every_stretched;		/* and none clean: minima of every run, no median */
 	bool smi_checked;		/* MSR_SMI_COUNT was read (the model has it) */
 };
 
@@ -92,15 +91,15 @@ struct pmu_diff {
  * and of clocks stay positive.
  * Pairs are run until want are free of SMIs and most of them (half of want, rounded up,
  * and at least three where three or more are wanted) clean of stretch, or 2 * want were
- * tried. Where none is clean, no pair's own difference
- * can be trusted, but each half's fastest run is its least stretched: the result is the
- * minima of every run, the medians those same differences, and the note says
- * " stretched=S (every pair)". */
+ * tried; while not one SMI-free pair is clean, up to PAIRS_NONE_CLEAN_MORE more. Where
+ * none is clean even then, there is no result, but an error that says so: minima of
+ * different stretched runs are no measurement (at n and 2n they can differ by less than
+ * nothing, as a clock's did, U = -19815784, with the guest stopped 30 ms in every 100). */
 #define PAIRS_MAX	32	/* values a run gives: PMU_RUN_MAX; uncore UNC_RUN_MAX + IMC */
 #define PAIRS_STRETCH_SLACK	2000ULL	/* TSC ticks: a microsecond or so */
+#define PAIRS_NONE_CLEAN_MORE	16	/* pairs past 2 * want while none is clean */
 struct pairs {
 	unsigned nv, want, tries, kept, discarded, stretched;
-	bool every_stretched;		/* none clean: the minima of every run (pairs_finish) */
 	uint64_t smis;
 	/* The SMI-free pairs, judged against the fastest runs at the end: the first
 	 * PMU_DIFF_MAX_REPS stored, any later one judged when it came and folded into xlo/xhi. */
@@ -118,7 +117,7 @@ bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t t
 	       uint64_t tsc_b, uint64_t smis);
 /* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
  * *tsc likewise; sets p->kept (the pairs used) and p->stretched. An error naming the SMIs
- * when every pair took one. */
+ * when every pair took one, and naming the stretch when none SMI-free was clean. */
 int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen);
 
@@ -128,11 +127,10 @@ int pmu_run_differential(const struct ctr_cfg *cfg, unsigned ncfg, const struct 
 /* " reps=K" and, when pairs were discarded, " smi_discarded=D (S SMIs)" and
  * " stretched=T": the tail of every differential's result line, core or uncore
  * (pmu_diff_note, unc_diff_note). One buffer: use one note per formatted line. */
-const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched,
-		       bool every);
+const char *pairs_note(unsigned kept, unsigned discarded, uint64_t smis, unsigned stretched);
 static inline const char *pmu_diff_note(const struct pmu_diff *d)
 {
-	return pairs_note(d->kept, d->discarded, d->smis, d->stretched, d->every_stretched);
+	return pairs_note(d->kept, d->discarded, d->smis, d->stretched);
 }
 
 /* A GP selector counting architectural event ev in ring 0. */

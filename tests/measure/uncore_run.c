@@ -143,7 +143,6 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 	d->discarded = p.discarded;
 	d->smis = p.smis;
 	d->stretched = p.stretched;
-	d->every_stretched = p.every_stretched;
 	if (r)
 		return r;
 	memcpy(d->diff, diff, sizeof(d->diff));

@@ -39,7 +39,6 @@ struct unc_diff {
 	int64_t imc[UNC_IMC_NUM], imc_median[UNC_IMC_NUM];
 	int64_t tsc;
 	unsigned kept, discarded, stretched;
-	bool every_stretched;
 	uint64_t smis;
 };
 int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
@@ -49,7 +48,7 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
  * (pairs_note). */
 static inline const char *unc_diff_note(const struct unc_diff *d)
 {
-	return pairs_note(d->kept, d->discarded, d->smis, d->stretched, d->every_stretched);
+	return pairs_note(d->kept, d->discarded, d->smis, d->stretched);
 }
 
 #endif /* TESTS_MEASURE_UNCORE_RUN_H */
