@@ -116,21 +116,50 @@ void pairs_init(struct pairs *p, unsigned nv, unsigned want)
 		p->xlo[i] = p->xhi[i] = UINT64_MAX;
 }
 
-static bool over(uint64_t t, uint64_t fastest)
+static bool over(uint64_t t, uint64_t ref)
 {
-	return t > fastest + fastest / 2 + PAIRS_STRETCH_SLACK;
+	return t > ref + ref / 2 + PAIRS_STRETCH_SLACK;
 }
 
-/* A run at n or at 2n took well over the fastest run of its half. */
+/* The lower quartile of the first n of t[] (n >= 1). */
+static uint64_t lower_quartile(const uint64_t *t, unsigned n)
+{
+	static uint64_t v[PMU_DIFF_MAX_REPS];
+
+	for (unsigned i = 0; i < n; i++) {	/* insertion sort: at most 64 */
+		unsigned j = i;
+
+		for (; j && v[j - 1] > t[i]; j--)
+			v[j] = v[j - 1];
+		v[j] = t[i];
+	}
+	return v[(n - 1) / 4];
+}
+
+/* Each half's reference run time: the lower quartile of the stored runs of that half (the
+ * fastest before any is stored). */
+static void pairs_refs(struct pairs *p)
+{
+	if (!p->stored) {
+		p->ref_a = p->tmin_a;
+		p->ref_b = p->tmin_b;
+		return;
+	}
+	p->ref_a = lower_quartile(p->ta, p->stored);
+	p->ref_b = lower_quartile(p->tb, p->stored);
+}
+
+/* A run at n or at 2n took well over the reference run of its half. */
 static bool pair_stretched(const struct pairs *p, uint64_t ta, uint64_t tb)
 {
-	return over(ta, p->tmin_a) || over(tb, p->tmin_b);
+	return over(ta, p->ref_a) || over(tb, p->ref_b);
 }
 
-static unsigned pairs_clean(const struct pairs *p)
+static unsigned pairs_clean(struct pairs *p)
 {
 	unsigned n = p->extra;
 
+	pairs_refs(p);
 	for (unsigned j = 0; j < p->stored; j++)
 		n += !pair_stretched(p, p->ta[j], p->tb[j]);
 	return n;
@@ -181,7 +210,8 @@ bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t t
 		p->tb[j] = tsc_b;
 		return true;
 	}
-	/* Past the storage: judged now, against the fastest runs so far. */
+	/* Past the storage: judged now, against the stored runs' references. */
+	pairs_refs(p);
 	if (pair_stretched(p, tsc_a, tsc_b)) {
 		p->stretched++;
 		return true;
@@ -208,6 +238,7 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 			     "MSR_SMI_COUNT): no clean count", p->tries, (unsigned long long)p->smis);
 		return PMU_EARG;
 	}
+	pairs_refs(p);
 	for (unsigned j = 0; j < p->stored; j++) {
 		use[j] = !pair_stretched(p, p->ta[j], p->tb[j]);
 		n += use[j];
@@ -218,9 +249,9 @@ int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 	 * kernel (a clock's or the TSC's can come out negative), so nothing is judged. */
 	if (!p->kept) {
 		fmt_snprintf(err, errlen, "no clean measurement: every one of %u SMI-free pairs "
-			     "was stretched (a run over 1.5x the fastest of its half, %llu ticks at "
-			     "n, %llu at 2n; %u SMI pairs)", p->stretched,
-			     (unsigned long long)p->tmin_a, (unsigned long long)p->tmin_b,
+			     "was stretched (a run over 1.5x its half's lower quartile, %llu ticks "
+			     "at n, %llu at 2n; %u SMI pairs)", p->stretched,
+			     (unsigned long long)p->ref_a, (unsigned long long)p->ref_b,
 			     p->discarded);
 		return PMU_EARG;
 	}
