@@ -1172,20 +1172,36 @@ CHECK_DEFINE(420, "pmu.pmi_storm", check_pmu_pmi_storm,
 
 /* --- USR and OS ---------------------------------------------------------------------- */
 
-/* Instructions counted by GP0 (USR only) and GP1 (OS only) across one loop4 of n
- * iterations at CPL 3 (user) or CPL 0. */
-static int usr_os_once(bool user, uint64_t n, uint64_t out[2], char *err, size_t errlen)
+/* Instructions counted by every GP counter across one loop4 of n iterations at CPL 3
+ * (user) or CPL 0: counters whose index has bit 0 equal to usr_odd count USR only, the
+ * others OS only. Two such runs, one each way, give every counter index both filters (a
+ * part may lose one filter on some counters only: BDW-EP's PMC4-7 count nothing USR-only,
+ * likwid issues 59 and 517). */
+static bool usr_os_is_usr(unsigned i, bool usr_odd)
+{
+	return (i & 1) == usr_odd;
+}
+
+static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX_GP], char *err,
+		       size_t errlen)
 {
 	struct pmu_evtsel usr = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
 	struct pmu_evtsel os = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
 	uint64_t ret, flags;
-	int r, v = FAULT_NONE;
+	int r = 0, v = FAULT_NONE;
 
-	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&usr), 0, err, errlen)) ||
-	    (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&os), 0, err, errlen)))
+	/* Nehalem/Westmere: the erratum's sequence before counters are added (AAK100). */
+	if ((r = pmu_nhm_counter_reset(&pmu))) {
+		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) faulted (vector %d)", r);
 		return r;
+	}
+	for (unsigned i = 0; i < pmu.num_gp; i++)
+		if ((r = pmu_gp_program(&pmu, i, pmu_evtsel_encode(usr_os_is_usr(i, usr_odd) ?
+									&usr : &os), 0,
+					err, errlen)))
+			goto out;
 	flags = irq_save();
-	pmu_global_ctrl_write(&pmu, 0x3, err, errlen);
+	pmu_global_ctrl_write(&pmu, pmu_gp_mask(&pmu), err, errlen);
 	if (user)
 		v = user_call((user_fn)(uintptr_t)kernel_loop4, n, 0, 0, 0, false, &ret);
 	else
@@ -1194,36 +1210,43 @@ static int usr_os_once(bool user, uint64_t n, uint64_t out[2], char *err, size_t
 	irq_restore(flags);
 	if (v != FAULT_NONE) {
 		fmt_snprintf(err, errlen, "the CPL-3 run faulted (vector %d)", v);
-		return v;
+		r = v;
+		goto out;
 	}
-	if ((r = pmu_gp_read(&pmu, 0, &out[0])) || (r = pmu_gp_read(&pmu, 1, &out[1])))
-		fmt_snprintf(err, errlen, "RDMSR of a PMC faulted (vector %d)", r);
-	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
-	pmu_gp_program(&pmu, 1, 0, 0, err, errlen);
+	for (unsigned i = 0; i < pmu.num_gp && !r; i++)
+		if ((r = pmu_gp_read(&pmu, i, &out[i])))
+			fmt_snprintf(err, errlen, "RDMSR of PMC%u faulted (vector %d)", i, r);
+out:
+	for (unsigned i = 0; i < pmu.num_gp; i++) {
+		char ignored[PMU_ERR_LEN];
+
+		pmu_gp_program(&pmu, i, 0, 0, ignored, sizeof(ignored));
+	}
 	return r;
 }
 
-/* Smallest counts over the repetitions, at n and at 2n: their signed difference. A pair
- * during which MSR_SMI_COUNT moved is discarded (counted in *discarded). */
-static int usr_os_diff(bool user, uint64_t n, int64_t diff[2], unsigned *discarded, char *err,
-		       size_t errlen)
+/* Smallest counts over the repetitions, at n and at 2n: their signed difference per
+ * counter. A pair during which MSR_SMI_COUNT moved is discarded (counted in *discarded). */
+static int usr_os_diff(bool user, bool usr_odd, uint64_t n, int64_t diff[PMU_MAX_GP],
+		       unsigned *discarded, char *err, size_t errlen)
 {
-	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX }, hi[2] = { UINT64_MAX, UINT64_MAX };
-	uint64_t a[2], b[2], smi0 = 0, smi1 = 0;
+	uint64_t lo[PMU_MAX_GP], hi[PMU_MAX_GP], a[PMU_MAX_GP], b[PMU_MAX_GP], smi0 = 0, smi1 = 0;
 	unsigned kept = 0;
 	int r;
 
+	for (unsigned i = 0; i < PMU_MAX_GP; i++)
+		lo[i] = hi[i] = UINT64_MAX;
 	for (unsigned tries = 0; kept < PMU_REPS && tries < 2 * PMU_REPS; tries++) {
 		pmu_smi_count(&pmu, &smi0);
-		if ((r = usr_os_once(user, n, a, err, errlen)) ||
-		    (r = usr_os_once(user, 2 * n, b, err, errlen)))
+		if ((r = usr_os_once(user, usr_odd, n, a, err, errlen)) ||
+		    (r = usr_os_once(user, usr_odd, 2 * n, b, err, errlen)))
 			return r;
 		pmu_smi_count(&pmu, &smi1);
 		if (smi1 != smi0) {
 			(*discarded)++;
 			continue;
 		}
-		for (int i = 0; i < 2; i++) {
+		for (unsigned i = 0; i < pmu.num_gp; i++) {
 			lo[i] = a[i] < lo[i] ? a[i] : lo[i];
 			hi[i] = b[i] < hi[i] ? b[i] : hi[i];
 		}
@@ -1233,16 +1256,16 @@ static int usr_os_diff(bool user, uint64_t n, int64_t diff[2], unsigned *discard
 		fmt_snprintf(err, errlen, "every repetition took an SMI (MSR_SMI_COUNT)");
 		return PMU_EARG;
 	}
-	diff[0] = (int64_t)(hi[0] - lo[0]);
-	diff[1] = (int64_t)(hi[1] - lo[1]);
+	for (unsigned i = 0; i < pmu.num_gp; i++)
+		diff[i] = (int64_t)(hi[i] - lo[i]);
 	return 0;
 }
 
 static enum check_status check_pmu_usr_os(struct check_ctx *c)
 {
-	char err[PMU_ERR_LEN];
-	int64_t u[2], k[2], want = 4 * (int64_t)PMU_N;
-	unsigned discarded = 0;
+	char err[PMU_ERR_LEN], bad[160] = "";
+	int64_t u[PMU_MAX_GP], k[PMU_MAX_GP], want = 4 * (int64_t)PMU_N;
+	unsigned discarded = 0, nbad = 0;
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
@@ -1251,21 +1274,36 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 	if (check_skip_unless_forced(c, pmu.num_gp < 2,
 				     "needs 2 GP counters"))
 		return CHECK_SKIP;
-	if (usr_os_diff(true, PMU_N, u, &discarded, err, sizeof(err)) ||
-	    usr_os_diff(false, PMU_N, k, &discarded, err, sizeof(err)))
-		return check_error(c, err, "USR and OS counters counted");
-	/* At CPL 3 the USR counter sees the loop and the OS counter only the constant entry
-	 * and exit path (cancelled by the differential); at CPL 0 the reverse. */
-	if (u[0] != want || u[1] != 0 || k[0] != 0 || k[1] != want)
-		return check_result(c, CHECK_FAIL, "CPL3 usr %lld os %lld, CPL0 usr %lld os %lld",
-				    "CPL3 usr %lld os 0, CPL0 usr 0 os %lld smi_discarded=%u",
-				    (long long)u[0], (long long)u[1], (long long)k[0], (long long)k[1],
-				    (long long)want, (long long)want, discarded);
-	return check_result(c, CHECK_PASS, "CPL3 usr %lld os 0, CPL0 usr 0 os %lld", "same N=%llu"
-			    " smi_discarded=%u", (long long)want, (long long)want, PMU_N, discarded);
+	/* At CPL 3 a USR counter sees the loop and an OS counter only the constant entry and
+	 * exit path (cancelled by the differential); at CPL 0 the reverse. Each counter index
+	 * is judged with both filters. */
+	for (unsigned odd = 0; odd < 2; odd++) {
+		if (usr_os_diff(true, odd, PMU_N, u, &discarded, err, sizeof(err)) ||
+		    usr_os_diff(false, odd, PMU_N, k, &discarded, err, sizeof(err)))
+			return check_error(c, err, "USR and OS counters counted");
+		for (unsigned i = 0; i < pmu.num_gp; i++) {
+			bool usr = usr_os_is_usr(i, odd);
+			int64_t at3 = u[i], at0 = k[i];
+
+			if (usr ? at3 == want && at0 == 0 : at3 == 0 && at0 == want)
+				continue;
+			if (!nbad++)
+				fmt_snprintf(bad, sizeof(bad), "gp%u %s: CPL3 %lld CPL0 %lld", i,
+					     usr ? "usr" : "os", (long long)at3, (long long)at0);
+		}
+	}
+	if (nbad)
+		return check_result(c, CHECK_FAIL, "%u of %u counter-filter pairs wrong, first %s",
+				    "on every GP counter: usr CPL3 %lld CPL0 0, os CPL3 0 CPL0 %lld "
+				    "smi_discarded=%u", nbad, 2 * pmu.num_gp, bad, (long long)want,
+				    (long long)want, discarded);
+	return check_result(c, CHECK_PASS, "usr CPL3 %lld os 0, CPL0 usr 0 os %lld on each of %u "
+			    "GP counters, both ways", "same N=%llu smi_discarded=%u",
+			    (long long)want, (long long)want, pmu.num_gp, PMU_N, discarded);
 }
 CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
-	     "USR-only counts the loop at CPL 3 and not at CPL 0; OS-only the reverse",
+	     "USR-only counts the loop at CPL 3 and not at CPL 0, OS-only the reverse, on "
+	     "every GP counter",
 	     .flags = CHECK_PER_CPU);
 
 /* --- Exact counts while PMIs interrupt ------------------------------------------------ */
