@@ -1131,7 +1131,9 @@ ERRATA = [
     ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"(pmu|pebs|lbr)\."),
     ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
     ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model|pebs|lbr)\."),
-    ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"], r"(pmu|pebs)\..*\.gp3$"),
+    ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"],
+     r"(pmu|pebs)\..*\.gp3$|pmu\.usr_os"),
+    ("bdw-pmc47-usr", [r"pmu\.usr_os"], r"pmu\.usr_os"),
     ("kvm-reset-ctrl", [r"pmu\.reset_state"], r"pmu\.reset_state"),
     ("kut-evlen", [r"pmu\.arch\.topdown_slots\.gp0"], r"pmu\.arch\.topdown_slots\."),
     # LBR and BTS (kinds 5 and 12)
@@ -1183,7 +1185,9 @@ ERRATUM_CPU = "Skylake-Client"
 # Errata of features Skylake's PEBS lacks (adaptive records) run on Ice Lake-SP; Nehalem's
 # uncore on Nehalem.
 ERRATUM_CPUS = {"kvm-pebs-lbr-leak": "Icelake-Server,model=106",
-                "unc-gq-occupancy-not-empty": "Nehalem"}
+                "unc-gq-occupancy-not-empty": "Nehalem",
+                # Broadwell-EP's eight counters per core (hyper-threading off)
+                "bdw-pmc47-usr": "Broadwell,pmu-gp=8"}
 EVENT_ERRATA = ("aaj80-misp-exec", "ssex-umask-ignored", "nhm-stall-inv-ignored",
                 "l2-rfo-hit-miss-swap")
 ERRATUM_CPUS.update({e: "Nehalem" for e in EVENT_ERRATA})
