@@ -1182,6 +1182,13 @@ static bool usr_os_is_usr(unsigned i, bool usr_odd)
 	return (i & 1) == usr_odd;
 }
 
+/* The counters judged: every GP counter, and at least two (force-pmu on a part with fewer
+ * must still program and judge them, and fail). */
+static unsigned usr_os_counters(void)
+{
+	return pmu.num_gp >= 2 ? pmu.num_gp : 2;
+}
+
 static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX_GP], char *err,
 		       size_t errlen)
 {
@@ -1195,7 +1202,7 @@ static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX
 		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) faulted (vector %d)", r);
 		return r;
 	}
-	for (unsigned i = 0; i < pmu.num_gp; i++)
+	for (unsigned i = 0; i < usr_os_counters(); i++)
 		if ((r = pmu_gp_program(&pmu, i, pmu_evtsel_encode(usr_os_is_usr(i, usr_odd) ?
 									&usr : &os), 0,
 					err, errlen)))
@@ -1213,11 +1220,11 @@ static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX
 		r = v;
 		goto out;
 	}
-	for (unsigned i = 0; i < pmu.num_gp && !r; i++)
+	for (unsigned i = 0; i < usr_os_counters() && !r; i++)
 		if ((r = pmu_gp_read(&pmu, i, &out[i])))
 			fmt_snprintf(err, errlen, "RDMSR of PMC%u faulted (vector %d)", i, r);
 out:
-	for (unsigned i = 0; i < pmu.num_gp; i++) {
+	for (unsigned i = 0; i < usr_os_counters(); i++) {
 		char ignored[PMU_ERR_LEN];
 
 		pmu_gp_program(&pmu, i, 0, 0, ignored, sizeof(ignored));
@@ -1246,7 +1253,7 @@ static int usr_os_diff(bool user, bool usr_odd, uint64_t n, int64_t diff[PMU_MAX
 			(*discarded)++;
 			continue;
 		}
-		for (unsigned i = 0; i < pmu.num_gp; i++) {
+		for (unsigned i = 0; i < usr_os_counters(); i++) {
 			lo[i] = a[i] < lo[i] ? a[i] : lo[i];
 			hi[i] = b[i] < hi[i] ? b[i] : hi[i];
 		}
@@ -1256,7 +1263,7 @@ static int usr_os_diff(bool user, bool usr_odd, uint64_t n, int64_t diff[PMU_MAX
 		fmt_snprintf(err, errlen, "every repetition took an SMI (MSR_SMI_COUNT)");
 		return PMU_EARG;
 	}
-	for (unsigned i = 0; i < pmu.num_gp; i++)
+	for (unsigned i = 0; i < usr_os_counters(); i++)
 		diff[i] = (int64_t)(hi[i] - lo[i]);
 	return 0;
 }
@@ -1281,7 +1288,7 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 		if (usr_os_diff(true, odd, PMU_N, u, &discarded, err, sizeof(err)) ||
 		    usr_os_diff(false, odd, PMU_N, k, &discarded, err, sizeof(err)))
 			return check_error(c, err, "USR and OS counters counted");
-		for (unsigned i = 0; i < pmu.num_gp; i++) {
+		for (unsigned i = 0; i < usr_os_counters(); i++) {
 			bool usr = usr_os_is_usr(i, odd);
 			int64_t at3 = u[i], at0 = k[i];
 
@@ -1295,11 +1302,11 @@ static enum check_status check_pmu_usr_os(struct check_ctx *c)
 	if (nbad)
 		return check_result(c, CHECK_FAIL, "%u of %u counter-filter pairs wrong, first %s",
 				    "on every GP counter: usr CPL3 %lld CPL0 0, os CPL3 0 CPL0 %lld "
-				    "smi_discarded=%u", nbad, 2 * pmu.num_gp, bad, (long long)want,
+				    "smi_discarded=%u", nbad, 2 * usr_os_counters(), bad, (long long)want,
 				    (long long)want, discarded);
 	return check_result(c, CHECK_PASS, "usr CPL3 %lld os 0, CPL0 usr 0 os %lld on each of %u "
 			    "GP counters, both ways", "same N=%llu smi_discarded=%u",
-			    (long long)want, (long long)want, pmu.num_gp, PMU_N, discarded);
+			    (long long)want, (long long)want, usr_os_counters(), PMU_N, discarded);
 }
 CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
 	     "USR-only counts the loop at CPL 3 and not at CPL 0, OS-only the reverse, on "
