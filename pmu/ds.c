@@ -114,11 +114,19 @@ static int setup(uint64_t *fields, uint64_t base, uint64_t bytes, unsigned rec,
 			     "maximum of %llu", what, threshold_records, (unsigned long long)records);
 		return -1;
 	}
+	/* The SDM (Vol. 3B 17.4.9) wants the threshold short of the maximum and leaves
+	 * undefined what a part does when the index reaches both at once: stop, wrap to the
+	 * base, or write one record past (the emulation's pmu-ds-thresh-at-max). */
+	if (threshold_records == records) {
+		fmt_snprintf(err, errlen, "%s interrupt threshold of %u records equals the "
+			     "maximum: what a part does there is undefined (SDM Vol. 3B 17.4.9)",
+			     what, threshold_records);
+		return -1;
+	}
 	fields[0] = base;
 	fields[1] = base;
 	fields[2] = base + records * rec;
-	/* 0: the interrupt only once the buffer is full. */
-	fields[3] = threshold_records ? base + (uint64_t)threshold_records * rec : fields[2];
+	fields[3] = threshold_records ? base + (uint64_t)threshold_records * rec : 0;
 	return 0;
 }
 
@@ -129,6 +137,17 @@ int ds_setup_pebs(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned re
 
 	if (setup(f, base, bytes, record_size, threshold_records, "PEBS", err, errlen))
 		return -1;
+	/* 0: the interrupt one record short of the maximum, so that the last record is the
+	 * only one written once the interrupt was asked for (Linux ds.c keeps its threshold
+	 * short of the maximum the same way). */
+	if (!threshold_records) {
+		if (f[2] - f[0] < 2ULL * record_size) {
+			fmt_snprintf(err, errlen, "a PEBS buffer of one %u-byte record has no "
+				     "interrupt threshold short of its maximum", record_size);
+			return -1;
+		}
+		f[3] = f[2] - record_size;
+	}
 	ds->pebs_buffer_base = f[0];
 	ds->pebs_index = f[1];
 	ds->pebs_absolute_maximum = f[2];

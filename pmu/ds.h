@@ -63,10 +63,11 @@ int ds_reset_slot(const struct pmu_caps *p, bool fixed, unsigned idx);
 /*
  * Fills the PEBS (or BTS) part of ds for a buffer of `bytes` at linear address `base`:
  * index = base, absolute maximum = base + records * record_size (the most whole records that
- * fit), interrupt threshold = base + threshold_records * record_size (0: at the maximum, so the
- * interrupt comes only once the buffer is full). 0, or -1 with err naming the value: base not 8-byte
- * aligned, a record size of 0 or not a multiple of 8, room for no record, a threshold
- * beyond the maximum.
+ * fit), interrupt threshold = base + threshold_records * record_size (0: one record short of
+ * the maximum, so the interrupt comes when the buffer is all but full). 0, or -1 with err
+ * naming the value: base not 8-byte aligned, a record size of 0 or not a multiple of 8, room
+ * for no record, a threshold at or beyond the maximum (the SDM leaves undefined what a part
+ * does when the index reaches both at once), a one-record PEBS buffer with threshold 0.
  */
 int ds_setup_pebs(struct ds_area *ds, uint64_t base, uint64_t bytes, unsigned record_size,
 		  unsigned threshold_records, char *err, size_t errlen);

@@ -61,9 +61,10 @@ static void test_ds_area_layout(void **state)
 	memcpy(&v, raw + 0x40, 8); assert_int_equal(v, 0x1111);			/* PMC0 reset */
 	memcpy(&v, raw + 0x58, 8); assert_int_equal(v, 0x4444);			/* PMC3 reset */
 	memcpy(&v, raw + 0x80, 8); assert_int_equal(v, 0x8888);			/* fixed 0, format 4 */
-	/* Threshold 0: the interrupt only when the buffer is full. */
+	/* Threshold 0: one record short of the maximum, never at it (undefined there). */
 	assert_int_equal(ds_setup_pebs(&ds, 0x200000, 4096, 0xb0, 0, err, sizeof(err)), 0);
-	assert_int_equal(ds.pebs_interrupt_threshold, ds.pebs_absolute_maximum);
+	assert_int_equal(ds.pebs_interrupt_threshold, ds.pebs_absolute_maximum - 0xb0);
+	assert_int_equal(ds.pebs_absolute_maximum, 0x200000 + 0xb0 * 23);
 }
 
 static void test_ds_setup_refuses(void **state)
@@ -80,6 +81,14 @@ static void test_ds_setup_refuses(void **state)
 	assert_non_null(strstr(err, "holds no 176-byte record"));
 	assert_int_equal(ds_setup_pebs(&ds, 0x200000, 0xb0 * 4, 0xb0, 5, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "threshold of 5 records is beyond the maximum of 4"));
+	/* At the maximum: undefined on silicon, refused. */
+	assert_int_equal(ds_setup_pebs(&ds, 0x200000, 0xb0 * 4, 0xb0, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "threshold of 4 records equals the maximum"));
+	assert_int_equal(ds_setup_bts(&ds, 0x100000, 24 * 4, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "BTS interrupt threshold of 4 records equals the maximum"));
+	assert_int_equal(ds_setup_pebs(&ds, 0x200000, 0xb0, 0xb0, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "one 176-byte record has no interrupt threshold"));
+	assert_int_equal(ds_setup_bts(&ds, 0x100000, 24, 0, err, sizeof(err)), 0);	/* circular */
 	assert_int_equal(ds_setup_bts(&ds, 0x100000, 20, 0, err, sizeof(err)), -1);
 }
 
