@@ -47,7 +47,11 @@ static bool with_lbr(void)
 	return !lbr_unavailable(&pmu, false) && !pmu.lbr.arch;
 }
 
-/* Arms a BTS buffer of `records` (threshold records with BTINT; 0: no interrupt, circular),
+/* bts_go()'s threshold equal to the absolute maximum (with BTINT). */
+#define BTS_THR_AT_MAX	(~0u)
+
+/* Arms a BTS buffer of `records` (threshold records with BTINT; 0: no interrupt, circular;
+ * BTS_THR_AT_MAX: at the maximum, with BTINT),
  * runs k in the frame with DEBUGCTL = TR | BTS (| BTINT) around the call. */
 static int bts_go(const struct kernel_desc *k, uint64_t n, void *arg, unsigned records,
 		  unsigned threshold, struct region *r, char *err, size_t errlen)
@@ -58,8 +62,11 @@ static int bts_go(const struct kernel_desc *k, uint64_t n, void *arg, unsigned r
 	memset(bts_buf, BTS_CANARY, sizeof(bts_buf));
 	memset(&bts_ds, 0, sizeof(bts_ds));
 	if (ds_setup_bts(&bts_ds, addr(bts_buf), (uint64_t)records * sizeof(struct bts_record),
-			 threshold, err, errlen))
+			 threshold == BTS_THR_AT_MAX ? records - 1 : threshold, err, errlen))
 		return PMU_EARG;
+	/* bts.threshold_at_max: the case ds_setup_bts() refuses, set by hand. */
+	if (threshold == BTS_THR_AT_MAX)
+		bts_ds.bts_interrupt_threshold = bts_ds.bts_absolute_maximum;
 	if ((v = ds_area_write(addr(&bts_ds)))) {
 		fmt_snprintf(err, errlen, "WRMSR IA32_DS_AREA faulted (vector %d)", v);
 		return v;
@@ -263,6 +270,61 @@ static enum check_status check_bts_full(struct check_ctx *c)
 }
 CHECK_DEFINE(620, "bts.full", check_bts_full,
 	     "option bts: with BTINT the buffer fills to its absolute maximum and no further",
+	     .flags = CHECK_PER_CPU);
+
+/* --- bts.threshold_at_max: what the part does in the case the SDM leaves open ----------- */
+
+/*
+ * With BTINT and the interrupt threshold equal to the absolute maximum, the SDM (Vol. 3B
+ * 17.4.9) says neither that the buffer stops at the maximum nor that it wraps; pmuboot never
+ * sets them so (pmu/ds.c refuses it). This probe does, on a 16-record buffer with some 100
+ * taken branches and the LVT entry masked, and reports what the part did: "stop" (full at
+ * the maximum), "wrap" (to the base, as without BTINT: the index short of the maximum and
+ * past the base), or "past" (one record beyond the maximum, then full). Any of the three
+ * passes; anything else (no record, or more than one past the buffer) fails.
+ */
+static enum check_status check_bts_threshold_at_max(struct check_ctx *c)
+{
+	struct region r;
+	char err[PMU_ERR_LEN];
+	const uint64_t rec = sizeof(struct bts_record);
+	uint64_t base = addr(bts_buf), max = base + BTS_SMALL * rec, idx;
+	const char *what = NULL;
+	bool past_written, beyond_written = false;
+
+	if (no_bts())
+		return check_skip(c, "%s", no_bts());
+	pmu_pmi_lvt_mask();
+	if (bts_go(&kernel_loop4_desc, 100, NULL, BTS_SMALL, BTS_THR_AT_MAX, &r, err, sizeof(err)))
+		return check_error(c, err, "a traced run");
+	idx = bts_ds.bts_index;
+	past_written = !canary_intact(BTS_SMALL);
+	for (unsigned i = 1; i < BTS_GUARD; i++)
+		beyond_written |= !canary_intact(BTS_SMALL + i);
+	if (!beyond_written) {
+		if (idx == max && !past_written)
+			what = "stop";
+		else if (idx > base && idx < max && !((idx - base) % rec) && !past_written)
+			what = "wrap";	/* as many records in as the unframed run's branches
+					 * exceed a multiple of 16 */
+		else if (idx == max + rec && past_written)
+			what = "past";
+	}
+	if (!what)
+		return check_result(c, CHECK_FAIL, "index at %lld records, the slot past the maximum "
+				    "%s, later slots %s", "stop (index at %u), wrap (1..%u) or past "
+				    "(at %u, one slot past written), nothing further",
+				    (long long)((int64_t)(idx - base) / (int64_t)rec),
+				    past_written ? "written" : "untouched",
+				    beyond_written ? "written" : "untouched", BTS_SMALL,
+				    BTS_SMALL - 1, BTS_SMALL + 1);
+	return check_result(c, CHECK_PASS, "%s (index at %lld of %u records, loop4 n=100)",
+			    "stop, wrap or past: the SDM leaves it open (Vol. 3B 17.4.9)", what,
+			    (long long)((int64_t)(idx - base) / (int64_t)rec), BTS_SMALL);
+}
+CHECK_DEFINE(625, "bts.threshold_at_max", check_bts_threshold_at_max,
+	     "option bts: with BTINT and the threshold at the absolute maximum, what the part does "
+	     "(stop, wrap or one record past; the SDM leaves it open)",
 	     .flags = CHECK_PER_CPU);
 
 /* --- bts.circular: without BTINT the index wraps at the maximum ------------------------ */

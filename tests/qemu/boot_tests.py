@@ -1323,11 +1323,33 @@ def case_vpmu_bad_property(wd):
     """An unknown erratum or an out-of-range PMU property: QEMU names it, run.sh exits 2."""
     out = []
     for args, want in ((["--erratum", "nosuch"], "pmu-erratum=nosuch: unknown erratum"),
-                       (["--cpu", "Skylake-Client,pmu-version=9"], "pmu-version=9: must be 1..5")):
+                       (["--cpu", "Skylake-Client,pmu-version=9"], "pmu-version=9: must be 1..5"),
+                       (["--cpu", "Skylake-Client,pmu-ds-thresh-at-max=maybe"],
+                        "pmu-ds-thresh-at-max=maybe: not stop, wrap or past")):
         r = run(["--vpmu"] + args, wd, "vpmu_bad_%d" % len(out), timeout=60)
         expect(r["rc"] == 2, "%s: run.sh exited %d, want 2\n%s" % (args, r["rc"], r["out"][-1500:]))
         expect(want in r["out"], "%s: no '%s' in the output:\n%s" % (args, want, r["out"][-1500:]))
         out.append(want)
+    return "; ".join(out)
+
+
+def case_vpmu_ds_thresh_at_max(wd):
+    """Issue 20 A12: what a DS buffer does when its interrupt threshold equals its absolute
+    maximum the SDM leaves open (pmu-ds-thresh-at-max: stop, the default, wrap or past).
+    pmuboot never sets them equal (pmu/ds.c refuses it), so its PEBS and BTS checks pass
+    whichever the part does; bts.threshold_at_max sets them equal by hand and names what the
+    part did, which is what the property chose."""
+    out = []
+    for mode in ("stop", "wrap", "past"):
+        r = run(["--vpmu", "--cpu", "Skylake-Client,pmu-ds-thresh-at-max=" + mode, "--", "bts",
+                 "tests=pebs.*,bts.*"], wd, "vpmu_ds_at_max_" + mode, timeout=600)
+        tests, summary, header, text = clean_run(r, "pmu-ds-thresh-at-max=" + mode)
+        ran = [t for t in tests if not t.skip]
+        expect(len(ran) >= 10, "%s: only %d PEBS and BTS checks ran" % (mode, len(ran)))
+        line = result_line(text, "bts.threshold_at_max")
+        expect(re.search(r"# measured=%s \(" % mode, line),
+               "pmu-ds-thresh-at-max=%s: the probe says %r" % (mode, line))
+        out.append("%s: %d passed, the probe saw %s" % (mode, len(ran), mode))
     return "; ".join(out)
 
 
@@ -1684,6 +1706,8 @@ CASES = [
     ("vpmu: without pmu=on the patched binary behaves as Debian's", case_vpmu_off_like_debian),
     ("vpmu errata: the table covers every injectable erratum", case_errata_table_complete),
     ("vpmu: a bad erratum or PMU property is refused, naming it", case_vpmu_bad_property),
+    ("vpmu ds threshold at the maximum: PEBS and BTS checks pass if the part wraps or "
+     "writes past", case_vpmu_ds_thresh_at_max),
     ("vpmu: Sandy Bridge PEBS waits for microcode 0x28", case_vpmu_snb_microcode),
     ("vpmu nehalem preempted: uncore checks pass with stretched windows discarded",
      case_vpmu_preempted),
