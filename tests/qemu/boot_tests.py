@@ -200,6 +200,27 @@ def result_line(text, name):
     return m.group(0)
 
 
+def failure_detail(text, limit=8, lines_each=6, only=None):
+    """The first `limit` failing results of a TAP stream (of the checks named in `only`, if
+    given), each with the '# ' lines after it, so that a CI log shows what was measured, not
+    only which check failed."""
+    out, lines, n = [], text.splitlines(), 0
+    for i, l in enumerate(lines):
+        if not l.startswith("not ok ") or (only is not None and l.split(" ")[3] not in only):
+            continue
+        n += 1
+        if n > limit:
+            continue
+        out.append(l)
+        for d in lines[i + 1:i + 1 + lines_each]:
+            if not d.startswith("#"):
+                break
+            out.append("  " + d)
+    if n > limit:
+        out.append("(%d more failing results in the log)" % (n - limit))
+    return "\n".join(out)
+
+
 def header_value(header, key):
     for h in header:
         if h.startswith("# %s: " % key):
@@ -212,7 +233,7 @@ def header_value(header, key):
 def clean_run(r, what="run"):
     expect(r["rc"] == 0, "%s: run.sh exited %d, want 0\n%s" % (what, r["rc"], r["out"][-3000:]))
     tests, summary, header, text = parse_tap(r["log"])
-    expect(summary[1] == 0, "%s: %d checks failed" % (what, summary[1]))
+    expect(summary[1] == 0, "%s: %d checks failed\n%s" % (what, summary[1], failure_detail(text)))
     return tests, summary, header, text
 
 
@@ -1300,7 +1321,8 @@ def vpmu_events(model, cpu, smp=2):
                 rest["skip" if t.skip else "pass" if t.ok else "fail"] += 1
         unknown = sorted(modelled - seen)
         expect(not unknown, "%s names events the table does not have: %s" % (path, unknown))
-        expect(not bad, "%d check(s) of modelled events failed:\n%s" % (len(bad), "\n".join(bad)))
+        expect(not bad, "%d check(s) of modelled events failed:\n%s" % (
+            len(bad), failure_detail(text, only=[b.split(" ")[0] for b in bad])))
         return ("%d modelled events: %d passed, %d skipped%s; the other %d: %d passed, "
                 "%d failed, %d skipped; %.1f s" % (
                     len(modelled), len(modelled) - len(skipped),
