@@ -285,9 +285,37 @@ static void test_pairs_stretched(void **state)
 	assert_int_not_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
 	assert_int_equal(p.kept, 0);
 	assert_int_equal(p.stretched, 4 + PAIRS_NONE_CLEAN_MORE);
-	assert_non_null(strstr(err, "no clean measurement: every one of 20 SMI-free pairs was "
-				    "stretched (a run over 1.5x its half's lower quartile, 1000000 "
-				    "ticks at n, 2000000 at 2n; 0 SMI pairs)"));
+	assert_non_null(strstr(err, "no clean measurement: all 20 SMI-free pairs stretched (> "
+				    "1.5x a half's lower quartile, 1000000 ticks at n, 2000000 at "
+				    "2n; or 2n faster than n); 0 took SMIs"));
+
+	/* Most runs at n stretched, so their lower quartile is too: against it alone the four
+	 * pairs whose run at 2n took less time than their run at n were clean, and a clock's
+	 * median difference came out negative (CI, UNC_IMC_BUSY.READ.CH0: U = -12444474 over
+	 * "reps=3 stretched=3"). A run at 2n shorter than its run at n marks the pair
+	 * stretched: more pairs are run until three are clean, and the clock's is positive. */
+	{
+		const uint64_t u[][2] = { { 2400000, 2000000 }, { 2410000, 2010000 },
+					  { 1000000, 2020000 }, { 2420000, 2030000 },
+					  { 2430000, 2040000 }, { 1001000, 2001000 },
+					  { 1002000, 2002000 }, { 1003000, 2003000 } };
+
+		pairs_init(&p, 1, 5);
+		runs = 0;
+		while (pairs_more(&p)) {
+			uint64_t a = u[runs][0] / 2, b = u[runs][1] / 2;
+
+			assert_true(pairs_add(&p, &a, &b, u[runs][0], u[runs][1], 0));
+			runs++;
+		}
+		assert_int_equal(runs, 7);
+		assert_int_equal(pairs_finish(&p, diff, med, &tsc, err, sizeof(err)), 0);
+		assert_int_equal(p.kept, 3);
+		assert_int_equal(p.stretched, 4);
+		assert_true(med[0] > 0);
+		assert_int_equal(med[0], (2001000 - 1001000) / 2);
+		assert_int_equal(tsc, 2001000 - 1000000);
+	}
 
 	/* Past the stored pairs, each judged when it comes against the fastest so far. */
 	pairs_init(&p, 1, PMU_DIFF_MAX_REPS + 3);
