@@ -317,7 +317,7 @@ static void test_pairs_stretched(void **state)
 		assert_int_equal(tsc, 2001000 - 1000000);
 	}
 
-	/* Past the stored pairs, each judged when it comes against the fastest so far. */
+	/* Past the stored pairs, each judged when it comes against the stored lower quartiles. */
 	pairs_init(&p, 1, PMU_DIFF_MAX_REPS + 3);
 	runs = 0;
 	while (pairs_more(&p)) {

@@ -111,7 +111,7 @@ void pairs_init(struct pairs *p, unsigned nv, unsigned want)
 	memset(p, 0, sizeof(*p));
 	p->nv = nv < PAIRS_MAX ? nv : PAIRS_MAX;	/* callers check their own counts first */
 	p->want = want ? want : 1;
-	p->tmin_a = p->tmin_b = p->xtlo = p->xthi = UINT64_MAX;
+	p->ref_a = p->ref_b = p->xtlo = p->xthi = UINT64_MAX;
 	for (unsigned i = 0; i < PAIRS_MAX; i++)
 		p->xlo[i] = p->xhi[i] = UINT64_MAX;
 }
@@ -136,15 +136,12 @@ static uint64_t lower_quartile(const uint64_t *t, unsigned n)
 	return v[(n - 1) / 4];
 }
 
-/* Each half's reference run time: the lower quartile of the stored runs of that half (the
- * fastest before any is stored). */
+/* Each half's reference run time: the lower quartile of the stored runs of that half
+ * (none before one is stored; no pair is judged before then). */
 static void pairs_refs(struct pairs *p)
 {
-	if (!p->stored) {
-		p->ref_a = p->tmin_a;
-		p->ref_b = p->tmin_b;
+	if (!p->stored)
 		return;
-	}
 	p->ref_a = lower_quartile(p->ta, p->stored);
 	p->ref_b = lower_quartile(p->tb, p->stored);
 }
@@ -200,8 +197,6 @@ bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t t
 		p->smis += smis;
 		return false;
 	}
-	p->tmin_a = tsc_a < p->tmin_a ? tsc_a : p->tmin_a;
-	p->tmin_b = tsc_b < p->tmin_b ? tsc_b : p->tmin_b;
 	if (p->stored < PMU_DIFF_MAX_REPS) {
 		unsigned j = p->stored++;
 

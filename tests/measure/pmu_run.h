@@ -105,19 +105,19 @@ struct pmu_diff {
 struct pairs {
 	unsigned nv, want, tries, kept, discarded, stretched;
 	uint64_t smis;
-	/* The SMI-free pairs, judged against the fastest runs at the end: the first
+	/* The SMI-free pairs, judged against the lower quartiles at the end: the first
 	 * PMU_DIFF_MAX_REPS stored, any later one judged when it came and folded into xlo/xhi. */
 	unsigned stored, extra;
 	uint64_t a[PAIRS_MAX][PMU_DIFF_MAX_REPS], b[PAIRS_MAX][PMU_DIFF_MAX_REPS];
 	uint64_t ta[PMU_DIFF_MAX_REPS], tb[PMU_DIFF_MAX_REPS];
-	uint64_t tmin_a, tmin_b, xlo[PAIRS_MAX], xhi[PAIRS_MAX], xtlo, xthi;
+	uint64_t xlo[PAIRS_MAX], xhi[PAIRS_MAX], xtlo, xthi;
 	uint64_t ref_a, ref_b;		/* the reference runs (the lower quartiles) */
 };
 void pairs_init(struct pairs *p, unsigned nv, unsigned want);
 /* Whether to run another pair (too few free of SMIs or clean, fewer than 2 * want tried). */
 bool pairs_more(struct pairs *p);
 /* The pair's values a (at n) and b (at 2n), TSC spans and SMIs: false when discarded for
- * an SMI (a stretched pair is found when more pairs have set the fastest runs). */
+ * an SMI (a stretched pair is found when more pairs have set the lower quartiles). */
 bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
 	       uint64_t tsc_b, uint64_t smis);
 /* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
