@@ -147,30 +147,54 @@ fi
 
 logs=$root/build/kut
 mkdir -p "$logs"
-passed=0 failed=0 n=0
-echo "TAP version 13"
-for run in "${RUNS[@]}"; do
-	IFS='|' read -r test cfg icount smp want_tests <<<"$run"
+# The runs are independent single-guest boots (icount, or nothing that depends on time), so
+# they run $par at a time (one a host CPU, at most 2: a 2-core CI machine ran them one by
+# one in about 600 s), and are judged in order once all have ended.
+par=${PMUBOOT_KUT_JOBS:-$(nproc)}
+((par >= 1)) || par=1
+((par <= 2)) || par=2
+# run_names RUN: sets test cfg icount smp want_tests log label for one RUNS entry.
+run_names() {
+	IFS='|' read -r test cfg icount smp want_tests <<<"$1"
 	smp=${smp:-1}
-	[[ -n $only && "$test $cfg" != *"$only"* ]] && continue
-	n=$((n + 1))
 	log=$logs/$test-${cfg//[^A-Za-z0-9]/_}.log
 	label="$test $cfg"
 	if [[ $smp != 1 ]]; then
 		log=${log%.log}-smp$smp.log
 		label+=" -smp $smp"
 	fi
-	opts=()
+}
+# boot RUN: one run's QEMU; its exit status and seconds go to $log.status.
+boot() {
+	local opts=() t0 rc=0
+	run_names "$1"
 	[[ $icount == icount ]] && opts=(-icount shift=0)
 	t0=$(date +%s)
-	set +e
 	timeout -k 5 900 "$qemu" -nodefaults -machine accel=tcg -device pc-testdev \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x4 -device pci-testdev -display none \
 		-serial stdio -m 256 -smp "$smp" ${opts[@]+"${opts[@]}"} -kernel "$kdir/x86/$test.flat" \
-		-cpu "$cfg,pmu=on" </dev/null >"$log" 2>&1
-	rc=$?
-	set -e
-	secs=$(($(date +%s) - t0))
+		-cpu "$cfg,pmu=on" </dev/null >"$log" 2>&1 || rc=$?
+	echo "$rc $(($(date +%s) - t0))" >"$log.status"
+}
+selected=()
+for run in "${RUNS[@]}"; do
+	run_names "$run"
+	[[ -n $only && "$test $cfg" != *"$only"* ]] && continue
+	selected+=("$run")
+	rm -f "$log.status"
+done
+for run in ${selected[@]+"${selected[@]}"}; do
+	while (($(jobs -rp | wc -l) >= par)); do wait -n || true; done
+	boot "$run" &
+done
+wait
+passed=0 failed=0 n=0
+echo "TAP version 13"
+for run in ${selected[@]+"${selected[@]}"}; do
+	run_names "$run"
+	n=$((n + 1))
+	rc=125 secs=0
+	[[ -f $log.status ]] && read -r rc secs <"$log.status"
 	summary=$(grep -a '^SUMMARY:' "$log" | tail -n 1 || true)
 	ntests=$(sed -n 's/^SUMMARY: \([0-9]*\) tests.*/\1/p' <<<"$summary")
 	fails=$(grep -ac '^FAIL: ' "$log" || true)
