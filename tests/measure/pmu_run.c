@@ -34,6 +34,15 @@ static uint64_t smi_now(void)
 	return pmu_smi_count(&pmu, &v) == 0 ? v : 0;
 }
 
+int pmu_run_nhm_reset(char *err, size_t errlen)
+{
+	int r = pmu_nhm_counter_reset(&pmu);
+
+	if (r)
+		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) faulted (vector %d)", r);
+	return r;
+}
+
 int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
 	    uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_result *res,
 	    char *err, size_t errlen)
@@ -52,12 +61,8 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 			fmt_snprintf(err, errlen, "WRMSR IA32_PERF_GLOBAL_CTRL faulted (vector %d)", r);
 		return r;
 	}
-	/* Nehalem/Westmere: the counters about to be added need the erratum's sequence first
-	 * (AAK100), where the caller left the four selectors and PEBS clear. */
-	if ((r = pmu_nhm_counter_reset(&pmu))) {
-		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) faulted (vector %d)", r);
+	if ((r = pmu_run_nhm_reset(err, errlen)))
 		return r;
-	}
 	/* Start from a clean overflow status; the run's own overflows stay for the caller. */
 	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
 	for (unsigned i = 0; i < ncfg; i++) {

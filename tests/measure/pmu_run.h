@@ -41,6 +41,10 @@ struct pmu_run_opts {
 	bool unframed;
 };
 
+/* Nehalem/Westmere (AAK100): the erratum's sequence before counters are added, where the
+ * caller left the four selectors and PEBS clear; 0, or the vector with err saying so. */
+int pmu_run_nhm_reset(char *err, size_t errlen);
+
 /*
  * Programs the counters (GLOBAL_CTRL off, overflow status cleared), runs k(n, arg) once in
  * the PMU frame with exactly these counters enabled, reads them with RDPMC, and stops them
