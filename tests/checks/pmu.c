@@ -1524,7 +1524,11 @@ CHECK_DEFINE(400, "pmu.pmi_exact", check_pmu_pmi_exact,
  * takes SHORT_REF_RUNS runs, so that its spread shows a variable skid; a period whose PMI
  * lands outside is run again, up to SHORT_TRIES times, and the closest counts: a PMI that
  * is late at that period (an erratum) is late every time, a skid drawn anew each PMI is
- * not. A model with a known limit is swept from that limit up, and says so.
+ * not. Before each period's runs, GP0 is written to 2^width - P with counting off: no
+ * overflow bit may be set by that write (a part whose bit comes back every time a handler
+ * re-arms a short period loops in its handler forever, as Linux's "irq loop stuck" on
+ * Nehalem did; short_write_status). A model with a known limit is swept from that limit
+ * up, and says so.
  */
 #define SHORT_REF_PERIOD	1000
 #define SHORT_SLACK		16	/* instructions */
@@ -1578,11 +1582,37 @@ static int short_once(uint64_t p, int64_t *skid, uint64_t *pmis, unsigned *smis,
 	return 0;
 }
 
+/* GLOBAL_STATUS's bit for GP0 right after GP0 is written to 2^width - p, with INT and
+ * counting off (GLOBAL_CTRL 0): 0 where nothing has overflowed, as it should. */
+static int short_write_status(uint64_t p, uint64_t *bit, char *err, size_t errlen)
+{
+	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	uint64_t status = 0;
+	int r;
+
+	trig.intr = true;
+	if ((r = pmu_global_ctrl_write(&pmu, 0, err, errlen)))
+		return r;
+	if ((r = pmu_run_nhm_reset(err, errlen)))
+		return r;
+	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
+	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&trig), (1ULL << (pmu.gp_width & 63)) - p,
+				err, errlen)))
+		return r;
+	r = pmu_global_status(&pmu, &status);
+	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
+	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
+	if (r)
+		fmt_snprintf(err, errlen, "RDMSR IA32_PERF_GLOBAL_STATUS faulted (vector %d)", r);
+	*bit = status & 1;
+	return r;
+}
+
 static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN], limit[160] = "";
 	int64_t ref_lo = INT64_MAX, ref_hi = INT64_MIN, skid, tol, worst = 0;
-	uint64_t min_period = 1, pmis, start = (1ULL << (pmu.gp_width & 63)) - SHORT_REF_PERIOD;
+	uint64_t min_period = 1, pmis, bit, start = (1ULL << (pmu.gp_width & 63)) - SHORT_REF_PERIOD;
 	unsigned smis = 0, swept = 0;
 	enum check_status st = CHECK_PASS;
 
@@ -1626,6 +1656,19 @@ static enum check_status check_pmu_pmi_short_period(struct check_ctx *c)
 		if (p < min_period)
 			continue;
 		swept++;
+		if (short_write_status(p, &bit, err, sizeof(err))) {
+			st = check_error(c, err, "GP0 written %llu short of overflow",
+					 (unsigned long long)p);
+			goto out;
+		}
+		if (bit) {
+			st = check_result(c, CHECK_FAIL, "GP0's overflow bit set by writing it %llu short "
+					  "of overflow, counting off", "clear until it counts %llu "
+					  "events (a handler that re-arms so loops forever: Linux's "
+					  "\"irq loop stuck\")%s", (unsigned long long)p,
+					  (unsigned long long)p, vpmu_note());
+			goto out;
+		}
 		for (unsigned t = 0; t < SHORT_TRIES; t++) {
 			if (short_once(p, &skid, &pmis, &smis, err, sizeof(err))) {
 				st = check_error(c, err, "a run with period %llu",
@@ -1667,7 +1710,8 @@ out:
 	return st;
 }
 CHECK_DEFINE(410, "pmu.pmi_short_period", check_pmu_pmi_short_period,
-	     "one PMI, on time, for every period from 1 to 128 (NMI; skid as at 1000)",
+	     "one PMI, on time, for every period from 1 to 128 (NMI; skid as at 1000), and no "
+	     "overflow bit from the write alone",
 	     .flags = CHECK_PER_CPU);
 
 /* --- RDPMC forms ---------------------------------------------------------------------- */
