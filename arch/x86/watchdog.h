@@ -25,4 +25,13 @@ bool watchdog_usable(void);
 enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 			     uint64_t *elapsed_us);
 
+/*
+ * Halts this CPU (STI; HLT) until an interrupt, with the APIC timer set to end it after
+ * about `us` microseconds; inside a guarded call the timer's handler then re-arms the
+ * guard for its own deadline (a guard due sooner fires late, by at most `us`). Returns
+ * the TSC ticks from the HLT's start to its end (less when another interrupt ended it
+ * first), or 0 without a usable timer. Interrupts are as they were on return.
+ */
+uint64_t watchdog_nap(uint64_t us);
+
 #endif /* ARCH_X86_WATCHDOG_H */

@@ -14,6 +14,7 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/user.h"
+#include "arch/x86/watchdog.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -851,6 +852,113 @@ static enum check_status check_pmu_pmi(struct check_ctx *c)
 CHECK_DEFINE(280, "pmu.pmi", check_pmu_pmi,
 	     "overflow with INT raises one PMI through the LVT; delivery masks it, the handler unmasks",
 	     .flags = CHECK_PER_CPU, .instances = pmu_counter_instances, .instance_name = pmu_counter_instance_name);
+
+/* --- pmu.halt: the unhalted clock stops in HLT, and no count is lost across it ---------- */
+
+/*
+ * SDM Vol. 3B 18.2.2 (Table 18-2): IA32_FIXED_CTR2 counts CPU_CLK_UNHALTED.REF_TSC, the
+ * TSC's rate while the core is not halted. GP0 counts CPL-0 instructions and fixed counter
+ * 2 reference cycles, both from HALT_START (far from 0 and from overflow, so that a counter
+ * whose state was not kept through the sleep reads below it); the CPU halts for HALT_US in
+ * between (woken by the APIC timer). The TSC is read before the counters are programmed and
+ * after they are stopped (the span they can count in) and around the HLT (the sleep, which
+ * also holds the few instructions of the timer's handler). Asserts, each run: GP0 read after
+ * the HLT is not below its reading before it (counts lost across a sleep: erratum
+ * cstate-count-loss imitates field reports of bogus counts until C-states were disabled),
+ * and at most HALT_MAX_INSNS above it; REF_TSC advanced. And in one of HALT_TRIES runs
+ * whose sleep lasted at least half of HALT_US (another interrupt can end it sooner):
+ * REF_TSC <= span - sleep / 2. A part that counts through the halt gives about the span;
+ * one that stops gives the span less the sleep, plus what ran in the handler. The host
+ * preempting a guest adds as much to the span as to REF_TSC outside the sleep, and nothing
+ * to REF_TSC inside it.
+ */
+#define HALT_US		1000
+#define HALT_START	0x40000000ULL
+#define HALT_MAX_INSNS	100000
+#define HALT_TRIES	3
+
+static enum check_status check_pmu_halt(struct check_ctx *c)
+{
+	struct pmu_evtsel ins = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
+	uint64_t before = 0, after = 0, insns = 0, ref = 0, span = 0, slept = 0;
+	char err[PMU_ERR_LEN];
+	unsigned t, early = 0;
+	int r;
+
+	if (no_global_ctrl())
+		return check_skip(c, "%s", no_global_ctrl());
+	if (check_skip_unless_forced(c, !(pmu.fixed_mask & 4),
+				     "no fixed counter 2 (CPU_CLK_UNHALTED.REF_TSC)"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, !(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)),
+				     "instructions retired not available (CPUID.0AH:EBX)"))
+		return CHECK_SKIP;
+	if (!watchdog_usable())
+		return check_skip(c, "nothing to end a HLT: %s", env.watchdog_note);
+	for (t = 0; t < HALT_TRIES; t++) {
+		uint64_t t0 = rdtsc(), t1;
+
+		if ((r = pmu_global_ctrl_write(&pmu, 0, err, sizeof(err))) ||
+		    (r = pmu_run_nhm_reset(err, sizeof(err))) ||
+		    (r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&ins), HALT_START, err,
+					sizeof(err))) ||
+		    (r = pmu_fixed_program(&pmu, 2, FIXED_CTR_CTRL_OS, HALT_START, err, sizeof(err))) ||
+		    (r = pmu_global_ctrl_write(&pmu, 1ULL | 1ULL << (GLOBAL_FIXED_SHIFT + 2), err,
+					       sizeof(err)))) {
+			pmu_reset(&pmu);
+			return check_error(c, r > 0 ? "fault" : err, "GP0 and fixed counter 2 armed");
+		}
+		pmu_gp_rdpmc(&pmu, 0, &before);
+		slept = watchdog_nap(HALT_US);
+		pmu_gp_rdpmc(&pmu, 0, &after);
+		pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
+		t1 = rdtsc();
+		pmu_gp_read(&pmu, 0, &insns);
+		pmu_fixed_read(&pmu, 2, &ref);
+		pmu_reset(&pmu);
+		span = t1 - t0;
+		if (after < before || insns < HALT_START)
+			return check_result(c, CHECK_FAIL, "GP0 %llu before the HLT, %llu after, %llu at "
+					    "the end (started at %llu)", "on from where it was: counts "
+					    "kept across a halt%s", (unsigned long long)before,
+					    (unsigned long long)after, (unsigned long long)insns,
+					    HALT_START, vpmu_note());
+		if (after - before > HALT_MAX_INSNS)
+			return check_result(c, CHECK_FAIL, "%llu instructions across the HLT", "1..%u "
+					    "(the HLT and the timer's handler)",
+					    (unsigned long long)(after - before), HALT_MAX_INSNS);
+		if (ref <= HALT_START)
+			return check_result(c, CHECK_FAIL, "REF_TSC %lld from its start", "> 0 (it counts "
+					    "while the CPU runs)%s", (long long)(ref - HALT_START),
+					    vpmu_note());
+		if (slept < tsc_from_us(HALT_US / 2)) {
+			early++;
+			continue;
+		}
+		if (ref - HALT_START <= span - slept / 2)
+			break;
+	}
+	if (early == HALT_TRIES)
+		return check_error(c, "the HLT ended early every time (another interrupt)",
+				   "a halt of %u us (last: %llu ticks)", HALT_US / 2,
+				   (unsigned long long)slept);
+	if (t == HALT_TRIES)
+		return check_result(c, CHECK_FAIL, "REF_TSC %llu over a span of %llu TSC ticks, %llu of "
+				    "them asleep in HLT", "<= %llu (the span less half the sleep): it "
+				    "stops while halted (SDM 18.2.2)%s", (unsigned long long)(ref - HALT_START),
+				    (unsigned long long)span, (unsigned long long)slept,
+				    (unsigned long long)(span - slept / 2), vpmu_note());
+	return check_result(c, CHECK_PASS, "REF_TSC %llu over a span of %llu TSC ticks (%llu asleep), "
+			    "%llu instructions across the HLT", "REF_TSC > 0 and <= the span less "
+			    "half the sleep; instructions kept, at most %u more",
+			    (unsigned long long)(ref - HALT_START), (unsigned long long)span,
+			    (unsigned long long)slept, (unsigned long long)(after - before),
+			    HALT_MAX_INSNS);
+}
+CHECK_DEFINE(285, "pmu.halt", check_pmu_halt,
+	     "REF_TSC stops while the CPU halts (HLT for 1 ms), and the counters keep their counts "
+	     "across it",
+	     .flags = CHECK_PER_CPU);
 
 /* --- CMASK / INV / EDGE -------------------------------------------------------------- */
 
