@@ -1155,6 +1155,9 @@ ERRATA = [
     ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"],
      r"(pmu|pebs)\..*\.gp3$|pmu\.usr_os"),
     ("bdw-pmc47-usr", [r"pmu\.usr_os"], r"pmu\.usr_os"),
+    # leaving a HLT the counters read 0: pmu.halt's counters across its 1 ms halt; any check
+    # that halts while counting (the SMP ones idle in HLT with their counters off) may too
+    ("cstate-count-loss", [r"pmu\.halt"], r"pmu\.halt"),
     ("kvm-reset-ctrl", [r"pmu\.reset_state"], r"pmu\.reset_state"),
     ("kut-evlen", [r"pmu\.arch\.topdown_slots\.gp0"], r"pmu\.arch\.topdown_slots\."),
     # LBR and BTS (kinds 5 and 12)
