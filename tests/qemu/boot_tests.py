@@ -1142,7 +1142,10 @@ ERRATA = [
     ("global-ctrl-nogate", [r"pmu\.global_gates"], r"(pmu|model|pebs|lbr)\."),
     ("nhm-short-period", [r"pmu\.pmi_short_period"], r"pmu\.pmi_short_period"),
     ("aj67", [r"pmu\.usr_os"], r"pmu\.(usr_os|pmi_exact)"),
-    ("noise", [r"model\.|pmu\.frame"], r"(pmu|model|pebs|lbr)\."),
+    # SMIs that leak a few counts: tolerated (TOLERATED), runs with an SMI discarded
+    ("noise", [], r"(pmu|model|pebs|lbr)\."),
+    # the SMI-free variant: 0..3 instructions per hardware interrupt
+    ("irq-noise", [r"pmu\.pmi_exact"], r"(pmu|model|pebs|lbr)\."),
     ("w145", [r"pmu\.fixed\.fixed2"], r"pmu\.(fixed\.fixed2|arch\.ref_cycles\.)"),
     ("fixed1-insn", [r"pmu\.fixed\.fixed1"], r"pmu\.fixed\.fixed1"),
     ("cmask-ignored", [r"pmu\.cmask_inv_edge"], r"pmu\.cmask_inv_edge"),
@@ -1246,9 +1249,17 @@ def erratum_tests(name, allowed):
 # fail parts. It used to be "caught" only through QEMU's STI;PAUSE shadow bug (the late PMI
 # then stayed in the IRR after pmu.pmi_storm), fixed by patch 0029.
 TOLERATED = {"amd-nmi-latency": "a PMI 400 instructions late is within PMI_SKID_MAX (1000)",
+             # issue 20 B: real SMI leakage moves MSR_SMI_COUNT, and a window with one is
+             # discarded and counted (TOLERATED_SEEN asks that one was)
+             "noise": "SMIs leak counts only into windows MSR_SMI_COUNT marks, and those are "
+                      "discarded",
              # issue 21 item 12: pmu.reset_state names the value in a SKIP
              "kvm-reset-ctrl": "GLOBAL_CTRL 0 at hand-off may be the firmware's doing: reported, "
                                "not failed"}
+
+
+# What a tolerated erratum's log must show, so that "tolerated" is not "never met".
+TOLERATED_SEEN = {"noise": (r"smi_discarded=[1-9]", "a window discarded for an SMI")}
 
 
 def vpmu_erratum(name, must, allowed):
@@ -1260,6 +1271,12 @@ def vpmu_erratum(name, must, allowed):
                      "--timeout", "900", "--", "bts", erratum_tests(name, allowed)], wd,
                     "erratum_" + name, timeout=900)
             tests, summary, header, text = clean_run(r, "tolerated erratum " + name)
+            if name in TOLERATED_SEEN:
+                pat, what = TOLERATED_SEEN[name]
+                n = len(re.findall(pat, text))
+                expect(n, "erratum %s: the run passed without %s" % (name, what))
+                return "tolerated, %s: %s, %d results with %s" % (TOLERATED[name], summary, n,
+                                                                   what)
             return "tolerated, %s: %s" % (TOLERATED[name], summary)
         # Of the seed-event checks only those of events the emulated PMU models count (the
         # others read 0 and fail anyway).
