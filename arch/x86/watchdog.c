@@ -91,18 +91,23 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	return res;
 }
 
-uint64_t watchdog_nap(uint64_t us)
+int watchdog_nap(uint64_t us, uint64_t *ticks)
 {
 	uint64_t flags, t0;
 
+	*ticks = 0;
 	if (!usable)
-		return 0;
+		return -1;
 	flags = irq_save();
 	apic_timer_oneshot(VECTOR_WATCHDOG, us);
+	if ((apic_read(APIC_LVTT) & APIC_LVT_MASKED) || !(apic_read(APIC_SVR) & APIC_SVR_ENABLE)) {
+		irq_restore(flags);
+		return -1;
+	}
 	t0 = rdtsc();
 	/* STI's shadow covers the HLT: an interrupt due now ends the halt, not precedes it. */
 	asm volatile("sti; hlt; cli" ::: "memory");
-	t0 = rdtsc() - t0;
+	*ticks = rdtsc() - t0;
 	irq_restore(flags);
-	return t0;
+	return 0;
 }

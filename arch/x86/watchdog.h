@@ -28,10 +28,12 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 /*
  * Halts this CPU (STI; HLT) until an interrupt, with the APIC timer set to end it after
  * about `us` microseconds; inside a guarded call the timer's handler then re-arms the
- * guard for its own deadline (a guard due sooner fires late, by at most `us`). Returns
+ * guard for its own deadline (a guard due sooner fires late, by at most `us`). *ticks gets
  * the TSC ticks from the HLT's start to its end (less when another interrupt ended it
- * first), or 0 without a usable timer. Interrupts are as they were on return.
+ * first). -1 without halting where nothing would end the halt: no usable timer, or this
+ * CPU's timer entry reads back masked or its APIC is software-disabled (a CPU the firmware
+ * re-initialised, for one). Interrupts are as they were on return.
  */
-uint64_t watchdog_nap(uint64_t us);
+int watchdog_nap(uint64_t us, uint64_t *ticks);
 
 #endif /* ARCH_X86_WATCHDOG_H */
