@@ -1737,6 +1737,11 @@ static int short_write_status(uint64_t p, uint64_t *bit, char *err, size_t errle
 	if ((r = pmu_run_nhm_reset(err, errlen)))
 		return r;
 	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
+	if (!pmu_global_status(&pmu, &status) && (status & 1)) {
+		fmt_snprintf(err, errlen, "GP0's overflow bit stays set after OVF_CTRL cleared it "
+			     "(GLOBAL_STATUS 0x%llx), before the write", (unsigned long long)status);
+		return PMU_EARG;
+	}
 	if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&trig), (1ULL << (pmu.gp_width & 63)) - p,
 				err, errlen)))
 		return r;
