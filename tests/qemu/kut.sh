@@ -173,7 +173,10 @@ boot() {
 	timeout -k 5 900 "$qemu" -nodefaults -machine accel=tcg -device pc-testdev \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x4 -device pci-testdev -display none \
 		-serial stdio -m 256 -smp "$smp" ${opts[@]+"${opts[@]}"} -kernel "$kdir/x86/$test.flat" \
-		-cpu "$cfg,pmu=on" </dev/null >"$log" 2>&1 || rc=$?
+		-cpu "$cfg,pmu=on" </dev/null >"$log" 2>&1 &
+	echo "$!" >"$log.pid"
+	wait "$!" || rc=$?
+	rm -f "$log.pid"
 	echo "$rc $(($(date +%s) - t0))" >"$log.status"
 }
 selected=()
@@ -181,8 +184,17 @@ for run in "${RUNS[@]}"; do
 	run_names "$run"
 	[[ -n $only && "$test $cfg" != *"$only"* ]] && continue
 	selected+=("$run")
-	rm -f "$log.status"
+	rm -f "$log.status" "$log.pid"
 done
+# On an early exit, stop the boots still running: each writes the pid of its `timeout`,
+# which passes the signal on to its QEMU.
+stop_boots() {
+	local f
+	for f in "$logs"/*.pid; do
+		[[ -f $f ]] && kill "$(cat "$f")" 2>/dev/null || true
+	done
+}
+trap stop_boots EXIT
 for run in ${selected[@]+"${selected[@]}"}; do
 	while (($(jobs -rp | wc -l) >= par)); do wait -n || true; done
 	boot "$run" &
@@ -194,7 +206,7 @@ for run in ${selected[@]+"${selected[@]}"}; do
 	run_names "$run"
 	n=$((n + 1))
 	rc=125 secs=0
-	[[ -f $log.status ]] && read -r rc secs <"$log.status"
+	if [[ -f $log.status ]]; then read -r rc secs <"$log.status" || true; fi
 	summary=$(grep -a '^SUMMARY:' "$log" | tail -n 1 || true)
 	ntests=$(sed -n 's/^SUMMARY: \([0-9]*\) tests.*/\1/p' <<<"$summary")
 	fails=$(grep -ac '^FAIL: ' "$log" || true)
