@@ -206,14 +206,15 @@ def failure_detail(text, limit=8, lines_each=6, only=None):
     only which check failed."""
     out, lines, n = [], text.splitlines(), 0
     for i, l in enumerate(lines):
-        if not l.startswith("not ok ") or (only is not None and l.split(" ")[3] not in only):
+        m = re.match(r"not ok \d+ (\S+)", l)
+        if not m or (only is not None and m.group(1) not in only):
             continue
         n += 1
         if n > limit:
             continue
         out.append(l)
         for d in lines[i + 1:i + 1 + lines_each]:
-            if not d.startswith("#"):
+            if not d.startswith("#") or d.startswith("# progress:"):
                 break
             out.append("  " + d)
     if n > limit:
