@@ -98,6 +98,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 	uint64_t gated0, gated1, enable = uncore_global_value(uncore.kind, &fixed, 1, 0, false);
 	char err[PMU_ERR_LEN];
 	int64_t med;
+	const uint64_t window = tsc_from_us(CLOCK_WINDOW_US);	/* outside the timed loops */
 
 	if (uncore_claim())
 		return check_result(c, CHECK_FAIL, "uncore not claimable", "present");
@@ -111,7 +112,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 		flags = irq_save();
 		t0 = rdtsc();
 		uncore_read(&uncore, fixed, &c0);
-		while (rdtsc() - t0 < tsc_from_us(CLOCK_WINDOW_US))
+		while (rdtsc() - t0 < window)
 			cpu_relax();
 		uncore_read(&uncore, fixed, &c1);
 		t1 = rdtsc();
@@ -138,7 +139,7 @@ static enum check_status uclk_check(struct check_ctx *c, uint64_t lo_mhz, uint64
 	{
 		uint64_t t0 = rdtsc();
 
-		while (rdtsc() - t0 < tsc_from_us(CLOCK_WINDOW_US))
+		while (rdtsc() - t0 < window)
 			cpu_relax();
 	}
 	uncore_read(&uncore, fixed, &gated1);
