@@ -7,6 +7,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/watchdog.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 
@@ -426,7 +427,17 @@ int run_start(unsigned cpu, void (*fn)(void *), void *arg)
 	return SMP_OK;
 }
 
-int run_wait(unsigned cpu, uint64_t timeout_us)
+/* run_on()'s wait: in HLT, woken by the APIC timer, so long. Short enough that the caller
+ * learns of the end soon; long enough that the waiting CPU stays idle nearly all the time. */
+#define SMP_NAP_US	200
+
+/*
+ * Waits for the AP's call to end, or for the limit. With `nap`, between looks it halts for
+ * SMP_NAP_US (watchdog_nap) rather than spinning: a spinning CPU takes a host CPU from the
+ * AP under emulation (4 vCPUs on 2 host CPUs), and issue slots from it as its hyper-thread
+ * sibling on a real part. Without the timer, or where it cannot end a halt, it spins.
+ */
+static int wait_done(unsigned cpu, uint64_t timeout_us, bool nap)
 {
 	struct mailbox *m = &mbox[cpu];
 	uint64_t t0 = rdtsc(), limit = tsc_from_us(timeout_us);
@@ -434,7 +445,9 @@ int run_wait(unsigned cpu, uint64_t timeout_us)
 	if (cpu == 0 || cpu >= smp.ncpus || smp.cpu[cpu].state != SMP_BUSY)
 		return SMP_ENOCPU;
 	while (!__atomic_load_n(&m->done, __ATOMIC_ACQUIRE)) {
-		if (rdtsc() - t0 >= limit) {
+		uint64_t waited = rdtsc() - t0, ticks;
+
+		if (waited >= limit) {
 			bool quiet = quiesce_by_nmi(cpu);
 
 			stop_cpu(cpu, SMP_LOST);
@@ -447,10 +460,19 @@ int run_wait(unsigned cpu, uint64_t timeout_us)
 				smp.pmu_unsafe++;
 			return SMP_ETIMEOUT;
 		}
-		cpu_relax();
+		if (!nap || watchdog_nap(tsc_to_us(limit - waited) + 1 < SMP_NAP_US ?
+					 tsc_to_us(limit - waited) + 1 : SMP_NAP_US, &ticks) < 0) {
+			nap = false;
+			cpu_relax();
+		}
 	}
 	smp.cpu[cpu].state = SMP_IDLE;
 	return m->result;
+}
+
+int run_wait(unsigned cpu, uint64_t timeout_us)
+{
+	return wait_done(cpu, timeout_us, false);
 }
 
 int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
@@ -484,7 +506,7 @@ int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
 		return r;
 	}
 	r = run_start(cpu, fn, arg);
-	return r ? r : run_wait(cpu, timeout_us);
+	return r ? r : wait_done(cpu, timeout_us, true);
 }
 
 void smp_park_all(void)

@@ -108,6 +108,19 @@ int watchdog_nap(uint64_t us, uint64_t *ticks)
 	/* STI's shadow covers the HLT: an interrupt due now ends the halt, not precedes it. */
 	asm volatile("sti; hlt; cli" ::: "memory");
 	*ticks = rdtsc() - t0;
+	/* Another interrupt may have ended the halt before the tick: the tick must not come
+	 * later, inside whatever the caller measures next. A guard running gets its own
+	 * deadline back (its handler did that already if the tick came). */
+	{
+		struct percpu *c = this_cpu();
+		uint64_t now = rdtsc();
+
+		if (c->guard_armed && c->guard_rp)
+			apic_timer_oneshot(VECTOR_WATCHDOG, now < c->guard_deadline ?
+					   tsc_to_us(c->guard_deadline - now) + 1 : 1);
+		else
+			apic_timer_stop();
+	}
 	irq_restore(flags);
 	return 0;
 }

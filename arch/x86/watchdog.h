@@ -27,8 +27,9 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 
 /*
  * Halts this CPU (STI; HLT) until an interrupt, with the APIC timer set to end it after
- * about `us` microseconds; inside a guarded call the timer's handler then re-arms the
- * guard for its own deadline (a guard due sooner fires late, by at most `us`). *ticks gets
+ * about `us` microseconds; afterwards the timer is the guard's again (its deadline re-armed;
+ * a guard due sooner fires late, by at most `us`), or stopped where no guard runs, so that
+ * no tick of the nap's comes after it. *ticks gets
  * the TSC ticks from the HLT's start to its end (less when another interrupt ended it
  * first). -1 without halting where nothing would end the halt: no usable timer, or this
  * CPU's timer entry reads back masked or its APIC is software-disabled (a CPU the firmware
