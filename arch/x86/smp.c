@@ -445,7 +445,7 @@ static int wait_done(unsigned cpu, uint64_t timeout_us, bool nap)
 	if (cpu == 0 || cpu >= smp.ncpus || smp.cpu[cpu].state != SMP_BUSY)
 		return SMP_ENOCPU;
 	while (!__atomic_load_n(&m->done, __ATOMIC_ACQUIRE)) {
-		uint64_t waited = rdtsc() - t0, ticks;
+		uint64_t waited = rdtsc() - t0, ticks, left_us;
 
 		if (waited >= limit) {
 			bool quiet = quiesce_by_nmi(cpu);
@@ -460,8 +460,8 @@ static int wait_done(unsigned cpu, uint64_t timeout_us, bool nap)
 				smp.pmu_unsafe++;
 			return SMP_ETIMEOUT;
 		}
-		if (!nap || watchdog_nap(tsc_to_us(limit - waited) + 1 < SMP_NAP_US ?
-					 tsc_to_us(limit - waited) + 1 : SMP_NAP_US, &ticks) < 0) {
+		left_us = tsc_to_us(limit - waited) + 1;
+		if (!nap || watchdog_nap(left_us < SMP_NAP_US ? left_us : SMP_NAP_US, &ticks) < 0) {
 			nap = false;
 			cpu_relax();
 		}

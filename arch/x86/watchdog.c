@@ -9,6 +9,14 @@
 
 static bool usable;
 
+/* The timer set to fire at TSC `deadline` (at once where it has passed). */
+static void arm_until(uint64_t deadline)
+{
+	uint64_t now = rdtsc();
+
+	apic_timer_oneshot(VECTOR_WATCHDOG, now < deadline ? tsc_to_us(deadline - now) + 1 : 1);
+}
+
 static void watchdog_irq(struct trap_frame *f)
 {
 	struct percpu *c = this_cpu();
@@ -20,7 +28,7 @@ static void watchdog_irq(struct trap_frame *f)
 		return;		/* a late tick after the check finished */
 	if (now < c->guard_deadline) {
 		/* The APIC counter is 32 bits: long limits take several rounds. */
-		apic_timer_oneshot(VECTOR_WATCHDOG, tsc_to_us(c->guard_deadline - now) + 1);
+		arm_until(c->guard_deadline);
 		return;
 	}
 	rp = c->guard_rp;
@@ -80,13 +88,10 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	if (elapsed_us)
 		*elapsed_us = tsc_to_us(rdtsc() - t0);
 	if (outer_armed && outer_rp) {
-		uint64_t now = rdtsc();
-
 		c->guard_deadline = outer_deadline;
 		c->guard_rp = outer_rp;
 		c->guard_armed = 1;
-		apic_timer_oneshot(VECTOR_WATCHDOG, now < outer_deadline ?
-				   tsc_to_us(outer_deadline - now) + 1 : 1);
+		arm_until(outer_deadline);
 	}
 	return res;
 }
@@ -111,16 +116,10 @@ int watchdog_nap(uint64_t us, uint64_t *ticks)
 	/* Another interrupt may have ended the halt before the tick: the tick must not come
 	 * later, inside whatever the caller measures next. A guard running gets its own
 	 * deadline back (its handler did that already if the tick came). */
-	{
-		struct percpu *c = this_cpu();
-		uint64_t now = rdtsc();
-
-		if (c->guard_armed && c->guard_rp)
-			apic_timer_oneshot(VECTOR_WATCHDOG, now < c->guard_deadline ?
-					   tsc_to_us(c->guard_deadline - now) + 1 : 1);
-		else
-			apic_timer_stop();
-	}
+	if (this_cpu()->guard_armed && this_cpu()->guard_rp)
+		arm_until(this_cpu()->guard_deadline);
+	else
+		apic_timer_stop();
 	irq_restore(flags);
 	return 0;
 }
