@@ -889,17 +889,17 @@ struct halt_run {
 static int halt_once(struct halt_run *h, char *err, size_t errlen)
 {
 	struct pmu_evtsel ins = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
-	uint64_t t0 = rdtsc(), smi0 = 0, smi1 = 0;
+	const struct ctr_cfg cfg[] = {
+		{ .idx = 0, .evtsel = pmu_evtsel_encode(&ins), .start = HALT_START },
+		{ .fixed = true, .idx = 2, .fixed_ctrl = FIXED_CTR_CTRL_OS, .start = HALT_START },
+	};
+	uint64_t t0 = rdtsc(), smi0 = 0, smi1 = 0, enable;
 	int r, nap;
 
 	memset(h, 0, sizeof(*h));
 	pmu_smi_count(&pmu, &smi0);
-	if ((r = pmu_global_ctrl_write(&pmu, 0, err, errlen)) ||
-	    (r = pmu_run_nhm_reset(err, errlen)) ||
-	    (r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&ins), HALT_START, err, errlen)) ||
-	    (r = pmu_fixed_program(&pmu, 2, FIXED_CTR_CTRL_OS, HALT_START, err, errlen)) ||
-	    (r = pmu_global_ctrl_write(&pmu, 1ULL | 1ULL << (GLOBAL_FIXED_SHIFT + 2), err,
-				       errlen))) {
+	if ((r = pmu_run_arm(cfg, 2, &enable, err, errlen)) ||
+	    (r = pmu_global_ctrl_write(&pmu, enable, err, errlen))) {
 		pmu_reset(&pmu);
 		return r > 0 ? r : PMU_EARG;
 	}
@@ -1728,15 +1728,12 @@ static int short_once(uint64_t p, int64_t *skid, uint64_t *pmis, unsigned *smis,
 static int short_write_status(uint64_t p, uint64_t *bit, char *err, size_t errlen)
 {
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, false, true);
-	uint64_t status = 0;
+	uint64_t status = 0, enable;
 	int r;
 
 	trig.intr = true;
-	if ((r = pmu_global_ctrl_write(&pmu, 0, err, errlen)))
+	if ((r = pmu_run_arm(NULL, 0, &enable, err, errlen)))
 		return r;
-	if ((r = pmu_run_nhm_reset(err, errlen)))
-		return r;
-	pmu_global_ovf_clear(&pmu, pmu_ovf_clear_bits(&pmu));
 	if (!pmu_global_status(&pmu, &status) && (status & 1)) {
 		fmt_snprintf(err, errlen, "GP0's overflow bit stays set after OVF_CTRL cleared it "
 			     "(GLOBAL_STATUS 0x%llx), before the write", (unsigned long long)status);

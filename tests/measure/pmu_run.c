@@ -43,19 +43,16 @@ int pmu_run_nhm_reset(char *err, size_t errlen)
 	return r;
 }
 
-int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
-	    uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_result *res,
-	    char *err, size_t errlen)
+int pmu_run_arm(const struct ctr_cfg *cfg, unsigned ncfg, uint64_t *enable, char *err,
+		size_t errlen)
 {
-	uint64_t enable = 0, smi0;
 	int r;
 
-	memset(res, 0, sizeof(*res));
+	*enable = 0;
 	if (ncfg > PMU_RUN_MAX) {
 		fmt_snprintf(err, errlen, "%u counters requested, at most %u", ncfg, PMU_RUN_MAX);
 		return PMU_EARG;
 	}
-	smi0 = smi_now();
 	if ((r = pmu_global_ctrl_write(&pmu, 0, err, errlen))) {
 		if (r > 0)
 			fmt_snprintf(err, errlen, "WRMSR IA32_PERF_GLOBAL_CTRL faulted (vector %d)", r);
@@ -77,8 +74,22 @@ int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *
 			stop_all(cfg, ncfg);
 			return r;
 		}
-		enable |= c->fixed ? 1ULL << (GLOBAL_FIXED_SHIFT + c->idx) : 1ULL << c->idx;
+		*enable |= c->fixed ? 1ULL << (GLOBAL_FIXED_SHIFT + c->idx) : 1ULL << c->idx;
 	}
+	return 0;
+}
+
+int pmu_run(const struct ctr_cfg *cfg, unsigned ncfg, const struct kernel_desc *k,
+	    uint64_t n, void *arg, const struct pmu_run_opts *o, struct pmu_result *res,
+	    char *err, size_t errlen)
+{
+	uint64_t enable, smi0;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	smi0 = smi_now();
+	if ((r = pmu_run_arm(cfg, ncfg, &enable, err, errlen)))
+		return r;
 	if (o && o->before)
 		o->before(n, arg);
 	{

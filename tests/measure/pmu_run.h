@@ -46,6 +46,16 @@ struct pmu_run_opts {
 int pmu_run_nhm_reset(char *err, size_t errlen);
 
 /*
+ * What pmu_run() does before its window: GLOBAL_CTRL 0, the AAK100 reset, overflow status
+ * cleared, then each counter programmed (and counting nothing until GLOBAL_CTRL enables
+ * it); *enable gets the GLOBAL_CTRL bits of cfg. ncfg may be 0 (only the first three). 0,
+ * or non-zero with err saying which access failed (counters already programmed are
+ * stopped again).
+ */
+int pmu_run_arm(const struct ctr_cfg *cfg, unsigned ncfg, uint64_t *enable, char *err,
+		size_t errlen);
+
+/*
  * Programs the counters (GLOBAL_CTRL off, overflow status cleared), runs k(n, arg) once in
  * the PMU frame with exactly these counters enabled, reads them with RDPMC, and stops them
  * again; overflow status the run caused is left for the caller. MSR_SMI_COUNT is read
