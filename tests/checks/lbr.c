@@ -83,6 +83,34 @@ static void lbr_start(const struct lbr_filter *f, uint32_t *msr, uint64_t *value
 	lbr_start_msr(&pmu.lbr, f, dbg, msr, value);
 }
 
+/*
+ * Recording on for the PMI-driven checks, with no filter: DEBUGCTL gets dbg | bits (the
+ * freeze bits); a legacy stack records with DEBUGCTL.LBR, an architectural one with
+ * IA32_LBR_CTL.LBREn (DEBUGCTL.LBR is not its switch; FREEZE_LBRS_ON_PMI still is its
+ * freeze, as Linux's lbr.c sets it for both). lbr_off() stops it and puts dbg back.
+ */
+static int lbr_on(uint64_t dbg, uint64_t bits)
+{
+	static const struct lbr_filter none;
+	uint32_t msr;
+	uint64_t value;
+	int r;
+
+	if (!pmu.lbr.arch)
+		return wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | bits | DEBUGCTLMSR_LBR);
+	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | bits)))
+		return r;
+	lbr_start_msr(&pmu.lbr, &none, dbg, &msr, &value);
+	return wrmsr_safe(msr, value);
+}
+
+static void lbr_off(uint64_t dbg)
+{
+	if (pmu.lbr.arch)
+		wrmsr_safe(MSR_ARCH_LBR_CTL, 0);
+	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+}
+
 /* Runs k in the frame with recording on around the call and filter f; reads the stack
  * (newest first) into got; the model's taken branches, oldest first, into want. */
 struct lbr_run {
@@ -474,9 +502,9 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	LBR_CHECK_PROLOGUE(c);
 	if (pmu_unavailable_reason(env.force_pmu))
 		return check_skip(c, "%s", pmu_unavailable_reason(false));
-	if (check_skip_unless_forced(c, pmu.lbr.arch,
-				     "architectural LBR (recording through IA32_LBR_CTL, frozen by "
-				     "DEBUGCTL.FREEZE_LBRS_ON_PMI and LBR_FRZ): not yet checked here"))
+	if (check_skip_unless_forced(c, pmu.lbr.arch && !v4,
+				     "architectural LBR on a PMU before version 4: no LBR_FRZ to "
+				     "freeze it"))
 		return CHECK_SKIP;
 	if ((pmu.version < 2 || pmu.num_gp < 2) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and 2 GP counters");
@@ -510,10 +538,9 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	memset(&lbr_pmi, 0, sizeof(lbr_pmi));
 	lbr_pmi.keep = GLOBAL_STATUS_COUNTERS_FROZEN | GLOBAL_STATUS_LBRS_FROZEN;
 	pmi_route(&lbr_pmi);
-	if ((r = wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg | DEBUGCTLMSR_LBR |
-			    DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
-		st = check_result(c, CHECK_FAIL, "DEBUGCTL write fault %d", "LBR and both freeze bits "
-				  "set", r);
+	if ((r = lbr_on(dbg, DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI))) {
+		st = check_result(c, CHECK_FAIL, "DEBUGCTL or IA32_LBR_CTL write fault %d", "LBR and "
+				  "both freeze bits set", r);
 		goto out;
 	}
 	r = pmu_run(cfg, 2, &kernel_branch_pattern_desc, FREEZE_N, &pat, NULL, &res, err,
@@ -574,19 +601,32 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 		kernel_loop4(3, NULL);
 		irq_restore(flags);
 	}
-	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	lbr_off(dbg);
 	lbr_tos(&pmu.lbr, &tos2);
 	if (!pmu.lbr.arch && tos2 == tos) {
 		st = check_result(c, CHECK_FAIL, "TOS %u after the freeze was lifted", "recording "
 				  "again", tos2);
 		goto out;
 	}
+	/* No TOS: entry 0, the newest, must have moved on from the frozen one. */
+	if (pmu.lbr.arch && run.ngot) {
+		struct lbr_entry now[1];
+		unsigned got = 0;
+
+		if (!lbr_read(&pmu.lbr, now, 1, &got) && got &&
+		    now[0].from == run.got[0].from && now[0].to == run.got[0].to) {
+			st = check_result(c, CHECK_FAIL, "entry 0 still 0x%llx -> 0x%llx after the freeze "
+					  "was lifted", "recording again",
+					  (unsigned long long)now[0].from, (unsigned long long)now[0].to);
+			goto out;
+		}
+	}
 	st = check_result(c, CHECK_PASS, "frozen after %llu branches (period %llu), %u newest entries "
 			  "as the model says, %s, recording again once lifted", "same",
 			  (unsigned long long)res.delta[1], (unsigned long long)period, n,
 			  v4 ? "LBR_FRZ set" : "DEBUGCTL.LBR cleared");
 out:
-	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	lbr_off(dbg);
 	pmi_unroute(&lbr_pmi);
 	return st;
 }
@@ -675,9 +715,9 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	enum check_status st;
 
 	LBR_CHECK_PROLOGUE(c);
-	if (check_skip_unless_forced(c, pmu.lbr.arch,
-				     "architectural LBR (recording through IA32_LBR_CTL): sampling not "
-				     "yet checked here"))
+	if (check_skip_unless_forced(c, pmu.lbr.arch && pmu.version < 4,
+				     "architectural LBR on a PMU before version 4: no LBR_FRZ to "
+				     "freeze it"))
 		return CHECK_SKIP;
 	if ((pmu.version < 2 || !(pmu.events & (1U << ARCH_EVENT_BRANCHES))) && !env.force_pmu)
 		return check_skip(c, "needs GLOBAL_CTRL and branches retired (CPUID.0AH:EBX[5])");
@@ -692,7 +732,7 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 	bb_samples = 0;
 	bb_stats.rearm = bb_rearm;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
-	bb_dbg = dbg | DEBUGCTLMSR_LBR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	bb_dbg = dbg | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI | (pmu.lbr.arch ? 0 : DEBUGCTLMSR_LBR);
 	lbr_clear(&pmu.lbr);
 	{
 		static const struct lbr_filter none;
@@ -700,12 +740,12 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 		lbr_set_filter(&pmu.lbr, &none);
 	}
 	pmi_route_nmi(bb_nmi);
-	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, bb_dbg);
+	lbr_on(dbg, DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
 	if (pmu_run(&cfg, 1, &kernel_branch_pattern_desc, BB_N, &pat, &o, &res, err, sizeof(err))) {
 		st = check_error(c, err, "a sampled run");
 		goto out;
 	}
-	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	lbr_off(dbg);
 	/* The model: B0 and B2 run BB_N times, B1 BB_N / 3 (the JC falls through on i % 3 = 2). */
 	if (bb_samples < 100 || !bb_counts[0]) {
 		st = check_result(c, CHECK_FAIL, "%llu samples, B0 counted %llu", "at least 100 samples "
@@ -727,10 +767,11 @@ static enum check_status check_lbr_basic_blocks(struct check_ctx *c)
 				  (unsigned long long)r1, (unsigned long long)r2,
 				  (unsigned long long)bb_samples);
 out:
-	wrmsr_safe(MSR_IA32_DEBUGCTLMSR, dbg);
+	lbr_off(dbg);
 	pmi_unroute_nmi();
 	return st;
 }
 CHECK_DEFINE(590, "lbr.basic_blocks", check_lbr_basic_blocks,
 	     "basic-block execution counts from sampled LBR trajectories (seed 000) stand as the model's",
 	     .flags = CHECK_PER_CPU);
+
