@@ -56,6 +56,7 @@ void lbr_caps_decode(struct lbr_caps *l, enum pmu_uarch u, bool have_format, uns
 		l->to = MSR_ARCH_LBR_TO_0;
 		l->info = MSR_ARCH_LBR_INFO_0;
 		l->arch_lip = arch_leaf->eax & ARCH_LBR_EAX_LIP;
+		l->arch_deep_c_reset = arch_leaf->eax & ARCH_LBR_EAX_DEEP_C_RESET;
 		l->arch_cpl_filter = arch_leaf->ebx & ARCH_LBR_EBX_CPL_FILTER;
 		l->arch_branch_filter = arch_leaf->ebx & ARCH_LBR_EBX_BRANCH_FILTER;
 		l->arch_call_stack = arch_leaf->ebx & ARCH_LBR_EBX_CALL_STACK;

@@ -82,6 +82,7 @@ struct lbr_caps {
 	/* architectural LBR, CPUID leaf 1CH */
 	uint32_t arch_depths;		/* bit n: depth 8 * (n + 1) may be chosen */
 	bool arch_cpl_filter, arch_branch_filter, arch_call_stack, arch_lip;
+	bool arch_deep_c_reset;		/* EAX[30]: MWAIT deeper than C1 may clear the stack */
 };
 
 /* The debug store (pmu/ds.c): BTS and PEBS. */

@@ -22,6 +22,7 @@ static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 
 
 /* Leaf 1 feature bits */
 #define CPUID_1_ECX_DTES64		(1U << 2)	/* 64-bit DS save area layout */
+#define CPUID_1_ECX_MONITOR		(1U << 3)	/* MONITOR/MWAIT */
 #define CPUID_1_ECX_PDCM		(1U << 15)
 #define CPUID_1_ECX_X2APIC		(1U << 21)
 #define CPUID_1_ECX_TSC_DEADLINE	(1U << 24)
@@ -37,6 +38,7 @@ static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 
 /* Leaf 0x80000007 */
 #define CPUID_80000007_EDX_INVTSC	(1U << 8)
 
+#define CPUID_LEAF_MWAIT		0x05	/* EDX[4n+3:4n]: MWAIT sub-states of C-state n */
 #define CPUID_LEAF_HYPERVISOR		0x40000000
 
 enum cpu_vendor {

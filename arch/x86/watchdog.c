@@ -96,7 +96,11 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	return res;
 }
 
-int watchdog_nap(uint64_t us, uint64_t *ticks)
+/* The line MONITOR arms for watchdog_mwait(): nothing writes it, only the tick wakes. */
+static volatile uint64_t mwait_line[8] __attribute__((aligned(64)));
+
+/* watchdog_nap() with HLT (hint < 0) or MONITOR/MWAIT with EAX = hint, ECX = 0. */
+static int nap(uint64_t us, int hint, uint64_t *ticks)
 {
 	uint64_t flags, t0;
 
@@ -110,8 +114,14 @@ int watchdog_nap(uint64_t us, uint64_t *ticks)
 		return -1;
 	}
 	t0 = rdtsc();
-	/* STI's shadow covers the HLT: an interrupt due now ends the halt, not precedes it. */
-	asm volatile("sti; hlt; cli" ::: "memory");
+	/* STI's shadow covers the HLT or MWAIT: an interrupt due now ends the wait, not
+	 * precedes it. MWAIT with ECX = 0 wakes on an interrupt only with IF set. */
+	if (hint < 0) {
+		asm volatile("sti; hlt; cli" ::: "memory");
+	} else {
+		asm volatile("monitor" :: "a"(mwait_line), "c"(0), "d"(0) : "memory");
+		asm volatile("sti; mwait; cli" :: "a"((uint32_t)hint), "c"(0) : "memory");
+	}
 	*ticks = rdtsc() - t0;
 	/* Another interrupt may have ended the halt before the tick: the tick must not come
 	 * later, inside whatever the caller measures next. A guard running gets its own
@@ -122,4 +132,14 @@ int watchdog_nap(uint64_t us, uint64_t *ticks)
 		apic_timer_stop();
 	irq_restore(flags);
 	return 0;
+}
+
+int watchdog_nap(uint64_t us, uint64_t *ticks)
+{
+	return nap(us, -1, ticks);
+}
+
+int watchdog_mwait(uint64_t us, uint32_t hint, uint64_t *ticks)
+{
+	return nap(us, (int)(hint & 0xff), ticks);
 }

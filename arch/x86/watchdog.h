@@ -37,4 +37,12 @@ enum guard_result guard_call(void (*fn)(void *), void *arg, uint64_t timeout_us,
  */
 int watchdog_nap(uint64_t us, uint64_t *ticks);
 
+/*
+ * watchdog_nap() with MONITOR (on a line of its own) and MWAIT, EAX = hint (the target
+ * C-state in bits 7:4, less one, and its sub-state in 3:0; SDM Vol. 2B MWAIT), ECX = 0. The
+ * caller makes sure CPUID.01H:ECX.MONITOR[3] is set. MWAIT may end early for any reason;
+ * *ticks says how long it lasted.
+ */
+int watchdog_mwait(uint64_t us, uint32_t hint, uint64_t *ticks);
+
 #endif /* ARCH_X86_WATCHDOG_H */

@@ -10,12 +10,14 @@
  * LBR_FRZ), the per-family LBR sections; seed 000_666bff9af8f20138.txt Table 7 (filters).
  */
 #include "arch/x86/apic.h"
+#include "arch/x86/cpuid.h"
 #include "tests/harness/check.h"
 #include "tests/harness/env.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/watchdog.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
@@ -775,3 +777,122 @@ CHECK_DEFINE(590, "lbr.basic_blocks", check_lbr_basic_blocks,
 	     "basic-block execution counts from sampled LBR trajectories (seed 000) stand as the model's",
 	     .flags = CHECK_PER_CPU);
 
+/* --- lbr.cstate: the stack across a halt and a deep C-state ------------------------------ */
+
+/*
+ * A stack recorded and then left alone (recording off) must read the same after a HLT (C1):
+ * nothing lets a part lose it there. After an MWAIT to the deepest C-state CPUID.05H:EDX
+ * enumerates beyond C1, an architectural stack without CPUID.1CH:EAX[30] ("deep C-state
+ * reset") must be the same too; with EAX[30], or on a legacy stack (Linux's lbr.c allows
+ * for both: lbr_is_reset_in_cstate), it may come back cleared, but only whole: every entry
+ * as it was, or every entry 0. MWAIT may end early for any reason (SDM Vol. 2B MWAIT): its
+ * length is reported, not judged; nor can software see which C-state was reached.
+ */
+#define CSTATE_US	1000
+
+/* First entry of b that differs from a, plus one (0: all the same); *zero: b all 0. */
+static unsigned stack_diff(const struct lbr_entry *a, const struct lbr_entry *b, unsigned n,
+			   bool *zero)
+{
+	unsigned bad = 0;
+
+	*zero = true;
+	for (unsigned i = 0; i < n; i++) {
+		if (b[i].raw_from || b[i].raw_to || b[i].raw_info)
+			*zero = false;
+		if (!bad && (a[i].raw_from != b[i].raw_from || a[i].raw_to != b[i].raw_to ||
+			     a[i].raw_info != b[i].raw_info))
+			bad = i + 1;
+	}
+	return bad;
+}
+
+/* The MWAIT hint of the deepest C-state beyond C1 that CPUID.05H:EDX gives sub-states
+ * (EAX[7:4] = C-state - 1, sub-state 0); false where there is none or no MONITOR/MWAIT. */
+static bool deep_cstate_hint(uint32_t *hint, unsigned *cstate, uint32_t *edx)
+{
+	*edx = 0;
+	if (!(env.cpu->leaf1_ecx & CPUID_1_ECX_MONITOR) || env.cpu->max_leaf < CPUID_LEAF_MWAIT)
+		return false;
+	*edx = cpuid(CPUID_LEAF_MWAIT).edx;
+	for (unsigned n = 7; n >= 2; n--) {
+		if ((*edx >> (4 * n)) & 0xf) {
+			*cstate = n;
+			*hint = (n - 1) << 4;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum check_status check_lbr_cstate(struct check_ctx *c)
+{
+	static struct lbr_entry after[LBR_MAX_DEPTH];
+	char err[PMU_ERR_LEN];
+	uint64_t ticks = 0, deep_ticks = 0;
+	uint32_t hint = 0, edx = 0;
+	unsigned cstate = 0, n = 0, bad;
+	bool zero;
+	int r;
+
+	LBR_CHECK_PROLOGUE(c);
+	if (check_skip_unless_forced(c, !watchdog_usable(),
+				     "no usable local-APIC timer to end a halt"))
+		return CHECK_SKIP;
+	if (lbr_run(&kernel_branch_pattern_desc, 200, &stack_pattern, NULL, &run, err, sizeof(err)))
+		return check_error(c, err, "a recorded stack");
+	if (!run.ngot || !(run.got[0].raw_from | run.got[0].raw_to))
+		return check_result(c, CHECK_FAIL, "entry 0 empty after %s", "the kernel's newest "
+				    "taken branch", kernel_branch_pattern_desc.name);
+	if (watchdog_nap(CSTATE_US, &ticks) < 0)
+		return check_skip(c, "this CPU's APIC timer entry reads back masked or its APIC is "
+				  "disabled: nothing would end a halt");
+	if ((r = lbr_read(&pmu.lbr, after, run.ngot, &n)) || n != run.ngot)
+		return check_result(c, CHECK_FAIL, "LBR read fault %d (%u of %u entries)", "the stack "
+				    "after a HLT", r, n, run.ngot);
+	if ((bad = stack_diff(run.got, after, n, &zero)))
+		return check_result(c, CHECK_FAIL, "entry %u (newest 0) 0x%llx -> 0x%llx info 0x%llx "
+				    "after a HLT of %llu TSC ticks", "0x%llx -> 0x%llx info 0x%llx "
+				    "as before it: a C1 halt keeps the stack", bad - 1,
+				    (unsigned long long)after[bad - 1].raw_from,
+				    (unsigned long long)after[bad - 1].raw_to,
+				    (unsigned long long)after[bad - 1].raw_info, (unsigned long long)ticks,
+				    (unsigned long long)run.got[bad - 1].raw_from,
+				    (unsigned long long)run.got[bad - 1].raw_to,
+				    (unsigned long long)run.got[bad - 1].raw_info);
+	if (!deep_cstate_hint(&hint, &cstate, &edx))
+		return check_result(c, CHECK_PASS, "%u entries kept across a HLT of %llu TSC ticks; no "
+				    "MWAIT C-state beyond C1 to try (CPUID.01H:ECX.MONITOR=%u, "
+				    "CPUID.05H:EDX=0x%x)", "kept", n, (unsigned long long)ticks,
+				    !!(env.cpu->leaf1_ecx & CPUID_1_ECX_MONITOR), edx);
+	watchdog_mwait(CSTATE_US, hint, &deep_ticks);
+	if ((r = lbr_read(&pmu.lbr, after, run.ngot, &n)) || n != run.ngot)
+		return check_result(c, CHECK_FAIL, "LBR read fault %d (%u of %u entries)", "the stack "
+				    "after an MWAIT", r, n, run.ngot);
+	bad = stack_diff(run.got, after, n, &zero);
+	if (bad && !zero)
+		return check_result(c, CHECK_FAIL, "entry %u (newest 0) 0x%llx -> 0x%llx info 0x%llx "
+				    "after MWAIT 0x%x (C%u, %llu TSC ticks)", "0x%llx -> 0x%llx info "
+				    "0x%llx as before it, or every entry cleared", bad - 1,
+				    (unsigned long long)after[bad - 1].raw_from,
+				    (unsigned long long)after[bad - 1].raw_to,
+				    (unsigned long long)after[bad - 1].raw_info, hint, cstate,
+				    (unsigned long long)deep_ticks,
+				    (unsigned long long)run.got[bad - 1].raw_from,
+				    (unsigned long long)run.got[bad - 1].raw_to,
+				    (unsigned long long)run.got[bad - 1].raw_info);
+	if (bad && pmu.lbr.arch && !pmu.lbr.arch_deep_c_reset)
+		return check_result(c, CHECK_FAIL, "all %u entries cleared by MWAIT 0x%x (C%u, %llu TSC "
+				    "ticks)", "kept: CPUID.1CH:EAX[30]=0 enumerates no deep C-state "
+				    "reset", n, hint, cstate, (unsigned long long)deep_ticks);
+	return check_result(c, CHECK_PASS, "%u entries kept across a HLT of %llu TSC ticks; %s by "
+			    "MWAIT 0x%x (C%u, %llu TSC ticks)", "kept across C1; across a deeper "
+			    "C-state kept, or cleared whole where %s", n, (unsigned long long)ticks,
+			    bad ? "cleared whole" : "kept", hint, cstate,
+			    (unsigned long long)deep_ticks,
+			    pmu.lbr.arch ? "CPUID.1CH:EAX[30]=1 allows it" :
+			    "a legacy stack may be (Linux lbr_is_reset_in_cstate)");
+}
+CHECK_DEFINE(595, "lbr.cstate", check_lbr_cstate,
+	     "the LBR stack survives a HLT, and a deep C-state unless CPUID.1CH:EAX[30] lets it clear",
+	     .flags = CHECK_PER_CPU);

@@ -65,6 +65,11 @@ static void test_model_table(void **state)
 	assert_int_equal(l.info, 0x1200);
 	assert_true(l.arch_cpl_filter && l.arch_branch_filter && l.arch_call_stack);
 	assert_true(l.has_mispred && l.has_cycles);
+	assert_false(l.arch_deep_c_reset);
+	leaf.eax |= 1U << 30;	/* deep C-state reset */
+	lbr_caps_decode(&l, UARCH_SAPPHIRE_RAPIDS, true, LBR_FORMAT_ARCH, &leaf);
+	assert_true(l.arch_deep_c_reset);
+	assert_int_equal(l.depth, 32);
 }
 
 static void test_decode_formats(void **state)
