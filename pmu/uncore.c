@@ -30,8 +30,8 @@ struct uncore_caps uncore;
 #define FIELD(mask, v)		(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
 
 /* Registers that exist on no such uncore: under a hypervisor they must fault as well, or a
- * read proves nothing (seed 001 Table 1-2: at most four CBos; SDM 18.8.2: eight selects). */
-#define SKL_CANARY_MSR		(MSR_UNC_CBO_0_PERFEVTSEL0 + UNC_SKL_MAX_CBO * UNC_CBO_MSR_STRIDE)
+ * read proves nothing (SDM 18.8.2: eight selects). On a Skylake client, the select of the
+ * first CBo this part does not have (skl_canary()). */
 #define NHM_CANARY_MSR		(MSR_UNCORE_PERFEVTSEL0 + UNC_NHM_CTRS)
 
 /* ---- Pure ---- */
@@ -71,13 +71,36 @@ unsigned uncore_skl_cbo_count(uint64_t v, char *why, size_t len)
 		return 0;
 	}
 	/* Seed 001 2.4.1: "read this register and subtract one". */
-	if (banks < 2 || banks - 1 > UNC_SKL_MAX_CBO) {
+	if (banks < 2) {
 		pmu_error(why, len, "MSR_UNC_CBO_CONFIG (396H) = 0x%llx: NO_CBO_BANKS %llu gives %lld CBos "
-		    "(seed 001 2.4.1: the field minus one), not 1..%u", (unsigned long long)v,
-		    (unsigned long long)banks, (long long)banks - 1, UNC_SKL_MAX_CBO);
+		    "(seed 001 2.4.1: the field minus one), not at least 1", (unsigned long long)v,
+		    (unsigned long long)banks, (long long)banks - 1);
 		return 0;
 	}
-	return (unsigned)(banks - 1);
+	/* A part with more (Comet Lake, 10 cores) has them: only the first 8 have known MSRs. */
+	return banks - 1 > UNC_SKL_MAX_CBO ? UNC_SKL_MAX_CBO : (unsigned)(banks - 1);
+}
+
+/* CBo n's select x and counter x: 700H + 10H n (+6 for the counter), the 8th at 0F70H. */
+static void cbo_msrs(unsigned n, unsigned x, uint32_t *sel, uint32_t *ctr)
+{
+	if (n == 7) {
+		*sel = MSR_CFL_UNC_CBO_7_PERFEVTSEL0 + x;
+		*ctr = MSR_CFL_UNC_CBO_7_PER_CTR0 + x;
+	} else {
+		*sel = MSR_UNC_CBO_0_PERFEVTSEL0 + UNC_CBO_MSR_STRIDE * n + x;
+		*ctr = MSR_UNC_CBO_0_PERFCTR0 + UNC_CBO_MSR_STRIDE * n + x;
+	}
+}
+
+/* The first CBo select this part lacks; 0 with eight CBos (none is left to probe). */
+static uint32_t skl_canary(unsigned ncbo)
+{
+	uint32_t sel = 0, ctr;
+
+	if (ncbo < UNC_SKL_MAX_CBO)
+		cbo_msrs(ncbo, 0, &sel, &ctr);
+	return sel;
 }
 
 uint64_t uncore_mchbar_base(uint64_t reg)
@@ -215,6 +238,7 @@ static void skl_discover(struct uncore_caps *u, const struct pmu_caps *p)
 	}
 	if (!(u->num_cbo = uncore_skl_cbo_count(u->cbo_config, u->why, sizeof(u->why))))
 		return;
+	u->cbo_found = (unsigned)((u->cbo_config & UNC_CBO_CONFIG_NO_CBO_BANKS) - 1);
 	if ((r = rd(MSR_UNC_PERF_GLOBAL_CTRL, &v))) {
 		fmt_snprintf(u->why, sizeof(u->why), "RDMSR MSR_UNC_PERF_GLOBAL_CTRL (E01H) faulted "
 			     "(vector %d)", r);
@@ -226,10 +250,16 @@ static void skl_discover(struct uncore_caps *u, const struct pmu_caps *p)
 		return;
 	}
 	u->global_ctrl_found = v;
-	if (p->hypervisor && !rd(SKL_CANARY_MSR, &v)) {
-		fmt_snprintf(u->why, sizeof(u->why), "under a hypervisor, MSR %XH (a fifth CBo's "
-			     "select, which no part has) reads 0x%llx without #GP: its MSR reads cannot "
-			     "show an uncore", SKL_CANARY_MSR, (unsigned long long)v);
+	if (p->hypervisor && !skl_canary(u->num_cbo)) {
+		fmt_snprintf(u->why, sizeof(u->why), "under a hypervisor, with %u CBos no absent CBo's "
+			     "select is left to probe: its MSR reads cannot show an uncore", u->cbo_found);
+		return;
+	}
+	if (p->hypervisor && !rd(skl_canary(u->num_cbo), &v)) {
+		fmt_snprintf(u->why, sizeof(u->why), "under a hypervisor, MSR %XH (CBo %u's select, "
+			     "absent with %u CBos) reads 0x%llx without #GP: its MSR reads cannot show an "
+			     "uncore", skl_canary(u->num_cbo), u->num_cbo, u->num_cbo,
+			     (unsigned long long)v);
 		return;
 	}
 	u->present = true;
@@ -348,8 +378,9 @@ void uncore_caps_describe(const struct uncore_caps *u, void (*print)(const char 
 		return;
 	}
 	if (u->present && u->kind == UNCORE_SKL)
-		fmt_snprintf(b, sizeof(b), "%s: %u CBos (MSR_UNC_CBO_CONFIG 0x%llx), ARB, fixed UCLK; "
-			     "global control found 0x%llx", uncore_kind_name(u->kind), u->num_cbo,
+		fmt_snprintf(b, sizeof(b), "%s: %u CBos%s (MSR_UNC_CBO_CONFIG 0x%llx), ARB, fixed UCLK; "
+			     "global control found 0x%llx", uncore_kind_name(u->kind), u->cbo_found,
+			     u->cbo_found > u->num_cbo ? ", the first 8 with known MSRs used" : "",
 			     (unsigned long long)u->cbo_config, (unsigned long long)u->global_ctrl_found);
 	else if (u->present)
 		fmt_snprintf(b, sizeof(b), "%s: 8 counters and the fixed UCLK counter, 48 bits; global "
@@ -419,8 +450,7 @@ int uncore_ctr_msrs(const struct uncore_caps *u, struct uncore_ctr c, uint32_t *
 			if (c.unit >= u->num_cbo || c.idx >= UNC_SKL_BOX_CTRS)
 				return pmu_error(err, errlen, "CBo %u counter %u does not exist (%u CBos, %u "
 					   "counters each)", c.unit, c.idx, u->num_cbo, UNC_SKL_BOX_CTRS);
-			*sel = MSR_UNC_CBO_0_PERFEVTSEL0 + UNC_CBO_MSR_STRIDE * c.unit + c.idx;
-			*ctr = MSR_UNC_CBO_0_PERFCTR0 + UNC_CBO_MSR_STRIDE * c.unit + c.idx;
+			cbo_msrs(c.unit, c.idx, sel, ctr);
 			return 0;
 		case UNC_BOX_ARB:
 			if (c.idx >= UNC_SKL_BOX_CTRS)

@@ -31,7 +31,10 @@ enum uncore_kind {
 #define UNC_SKL_FIXED_WIDTH	48
 #define UNC_IMC_WIDTH		32
 #define UNC_NHM_WIDTH		48
-#define UNC_SKL_MAX_CBO		4	/* seed 001 Table 1-2: 1 to 4 instances */
+/* CBos pmuboot can address: seed 001 Table 1-2 gives 6th-generation parts 1 to 4; Coffee
+ * Lake and Comet Lake parts with 6 or 8 cores have one per core, the 8th at 0F70H (Linux
+ * uncore_snb.c, CFL_UNC_CBO_7_PERFEVTSEL0). Linux addresses no more than 8 either. */
+#define UNC_SKL_MAX_CBO		8
 #define UNC_SKL_BOX_CTRS	2	/* counters per CBo and in the ARB */
 #define UNC_NHM_CTRS		8
 
@@ -109,7 +112,8 @@ struct uncore_caps {
 	char why[200];			/* when not present: what is missing, register and value */
 	/* Skylake */
 	uint64_t cbo_config;		/* MSR_UNC_CBO_CONFIG as read */
-	unsigned num_cbo;		/* NO_CBO_BANKS - 1 (seed 001 2.4.1) */
+	unsigned num_cbo;		/* NO_CBO_BANKS - 1 (seed 001 2.4.1), at most UNC_SKL_MAX_CBO */
+	unsigned cbo_found;		/* NO_CBO_BANKS - 1 as read (above 8 on a 10-core part) */
 	uint64_t global_ctrl_found;	/* the uncore's global control as the firmware left it */
 	/* The IMC (Skylake): MCHBAR from 0:0.0 48H */
 	bool imc;			/* MCHBAR usable: IMC counters may be read */
@@ -128,8 +132,8 @@ extern struct uncore_caps uncore;
  * A5H, A6H -> UNCORE_SKL; Nehalem 1AH, 1EH -> UNCORE_NHM. */
 enum uncore_kind uncore_kind_from_model(enum cpu_vendor v, uint32_t family, uint32_t model);
 const char *uncore_kind_name(enum uncore_kind k);
-/* Pure: CBos from MSR_UNC_CBO_CONFIG (NO_CBO_BANKS - 1); 0 when implausible (reserved bits
- * set, or a count outside 1..UNC_SKL_MAX_CBO), with why saying so. */
+/* Pure: CBos from MSR_UNC_CBO_CONFIG (NO_CBO_BANKS - 1), at most UNC_SKL_MAX_CBO (the ones
+ * with known MSRs); 0 when implausible (reserved bits set, or no CBo), with why saying so. */
 unsigned uncore_skl_cbo_count(uint64_t cbo_config, char *why, size_t len);
 /* Pure: MCHBAR bases from the 64-bit register value. */
 uint64_t uncore_mchbar_base(uint64_t reg);

@@ -258,6 +258,9 @@
 #define MSR_UNC_CBO_0_PERFEVTSEL0	0x00000700	/* CBo n select x = 0x700 + 0x10 n + x */
 #define MSR_UNC_CBO_0_PERFCTR0		0x00000706	/* CBo n counter x = 0x706 + 0x10 n + x */
 #define  UNC_CBO_MSR_STRIDE		0x10
+#define MSR_CFL_UNC_CBO_7_PERFEVTSEL0	0x00000f70	/* the 8th CBo (Coffee Lake): Linux
+							 * uncore_snb.c; 0x770 is IA32_PM_ENABLE */
+#define MSR_CFL_UNC_CBO_7_PER_CTR0	0x00000f76
 /* CBo and ARB event selects (Table 2-7); counters are 44 bits (Table 2-8). */
 #define  UNC_EVTSEL_EVT_SEL		GENMASK_ULL(7, 0)
 #define  UNC_EVTSEL_UMASK		GENMASK_ULL(15, 8)

@@ -68,7 +68,9 @@ static void test_kind_from_model(void **state)
 	assert_int_equal(uncore_kind_from_model(VENDOR_INTEL, 0xf, 0x5e), UNCORE_NONE);
 }
 
-/* Seed 001 2.4.1: NO_CBO_BANKS minus one; 1..4 CBos (Table 1-2). */
+/* Seed 001 2.4.1: NO_CBO_BANKS minus one; 1..4 CBos on 6th-generation parts (Table 1-2),
+ * one per core on 6- and 8-core Coffee Lake, 10 on Comet Lake: never "implausible", the first
+ * 8 (those with known MSRs) used. */
 static void test_cbo_count_rule(void **state)
 {
 	char why[200];
@@ -80,9 +82,64 @@ static void test_cbo_count_rule(void **state)
 	assert_non_null(strstr(why, "396H"));
 	assert_non_null(strstr(why, "NO_CBO_BANKS 0"));
 	assert_int_equal(uncore_skl_cbo_count(1, why, sizeof(why)), 0);
-	assert_int_equal(uncore_skl_cbo_count(6, why, sizeof(why)), 0);
+	assert_int_equal(uncore_skl_cbo_count(6, why, sizeof(why)), 5);
+	assert_int_equal(uncore_skl_cbo_count(7, why, sizeof(why)), 6);
+	assert_int_equal(uncore_skl_cbo_count(9, why, sizeof(why)), 8);
+	assert_int_equal(uncore_skl_cbo_count(0xb, why, sizeof(why)), 8);
 	assert_int_equal(uncore_skl_cbo_count(0x15, why, sizeof(why)), 0);
 	assert_non_null(strstr(why, "reserved"));
+}
+
+/* Issue 21 item 13: Coffee Lake with 8 cores. CBo 7's select and counter are at 0F70H and
+ * 0F76H (Linux uncore_snb.c), not 770H (IA32_PM_ENABLE); save, program and reset reach all
+ * eight; a 10-core Comet Lake uses the first 8 and says how many it has. */
+static void test_coffee_lake_eight_cbos(void **state)
+{
+	struct uncore_model_config uc = uncore_model_skl(8);
+	struct uncore_state st;
+	struct pmu_caps p;
+	struct uncore_caps u;
+	char err[PMU_ERR_LEN];
+	uint32_t sel, ctr;
+	(void)state;
+
+	boot(pmu_model_skylake(), &uc, false, &p, &u);
+	assert_true(u.present);
+	assert_int_equal(u.num_cbo, 8);
+	assert_int_equal(u.cbo_found, 8);
+	assert_int_equal(uncore_ctr_msrs(&u, CBO(6, 1), &sel, &ctr, err, sizeof(err)), 0);
+	assert_int_equal(sel, 0x761);
+	assert_int_equal(ctr, 0x767);
+	assert_int_equal(uncore_ctr_msrs(&u, CBO(7, 0), &sel, &ctr, err, sizeof(err)), 0);
+	assert_int_equal(sel, 0xf70);
+	assert_int_equal(ctr, 0xf76);
+	assert_int_equal(uncore_ctr_msrs(&u, CBO(7, 1), &sel, &ctr, err, sizeof(err)), 0);
+	assert_int_equal(sel, 0xf71);
+	assert_int_equal(ctr, 0xf77);
+	assert_int_equal(uncore_save(&u, &st), 0);
+	assert_int_equal(uncore_program(&u, CBO(7, 0), &(struct uncore_evtsel){ .event = 0x34,
+			 .umask = 0x1f, .en = true }, 0, err, sizeof(err)), 0);
+	assert_int_equal(uncore_model_msr(0xf70) & 0xffff, 0x1f34);
+	assert_int_equal(uncore_reset(&u), 0);
+	assert_int_equal(uncore_model_msr(0xf70), 0);
+	assert_int_equal(uncore_restore(&u, &st), 0);
+	assert_int_equal(pmu_model_faults(), 0);
+	/* Under a hypervisor with eight CBos no absent select is left to probe: not present. */
+	boot(pmu_model_skylake(), &uc, true, &p, &u);
+	assert_false(u.present);
+	assert_non_null(strstr(u.why, "no absent CBo"));
+	/* Six CBos under a strict hypervisor: CBo 6's select (760H) faults, present. */
+	uc = uncore_model_skl(6);
+	boot(pmu_model_skylake(), &uc, true, &p, &u);
+	assert_true(u.present);
+	assert_int_equal(u.num_cbo, 6);
+	/* Comet Lake, 10 cores: NO_CBO_BANKS 11; 8 used, 10 reported. */
+	uc = uncore_model_skl(8);
+	uc.cbo_config = 11;
+	boot(pmu_model_skylake(), &uc, false, &p, &u);
+	assert_true(u.present);
+	assert_int_equal(u.num_cbo, 8);
+	assert_int_equal(u.cbo_found, 10);
 }
 
 static void test_discover_skylake(void **state)
@@ -508,6 +565,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kind_from_model),
 		cmocka_unit_test(test_cbo_count_rule),
+		cmocka_unit_test(test_coffee_lake_eight_cbos),
 		cmocka_unit_test(test_discover_skylake),
 		cmocka_unit_test(test_absent_uncore_never_written),
 		cmocka_unit_test(test_nehalem_canary),

@@ -23,6 +23,7 @@
 #define S_CBO_SEL0	0x700
 #define S_CBO_CTR0	0x706
 #define S_CBO_STRIDE	0x10
+#define S_CBO7_SEL0	0xf70
 /* Table 2-2 */
 #define S_CTRL_PMI_SEL	GENMASK_ULL(3, 0)
 #define S_CTRL_EN	BIT_ULL(29)
@@ -75,7 +76,7 @@
 
 #define W44	GENMASK_ULL(43, 0)
 #define W48	GENMASK_ULL(47, 0)
-#define MAX_CBO	4
+#define MAX_CBO	8	/* the 8th (Coffee Lake) at 0F70H: Linux uncore_snb.c CFL_UNC_CBO_7_* */
 
 static struct {
 	struct uncore_model_config cfg;
@@ -150,8 +151,11 @@ static enum reg decode(uint32_t msr, unsigned *box, unsigned *idx)
 			*idx = msr - S_ARB_SEL0;
 			return R_ARB_SEL;
 		}
-		if (msr >= S_CBO_SEL0 && msr < S_CBO_SEL0 + MAX_CBO * S_CBO_STRIDE) {
-			unsigned b = (msr - S_CBO_SEL0) / S_CBO_STRIDE, off = (msr - S_CBO_SEL0) % S_CBO_STRIDE;
+		if ((msr >= S_CBO_SEL0 && msr < S_CBO_SEL0 + (MAX_CBO - 1) * S_CBO_STRIDE) ||
+		    (msr >= S_CBO7_SEL0 && msr < S_CBO7_SEL0 + S_CBO_STRIDE)) {
+			uint32_t rel = msr >= S_CBO7_SEL0 ? msr - S_CBO7_SEL0 + 7 * S_CBO_STRIDE :
+					msr - S_CBO_SEL0;
+			unsigned b = rel / S_CBO_STRIDE, off = rel % S_CBO_STRIDE;
 
 			if (b >= u.ncbo)
 				return R_NONE;	/* an absent box: #GP */
