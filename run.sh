@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
-#   ./run.sh qemu [--smp N[,maxcpus=M]] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
+#   ./run.sh qemu [--smp N[,threads=T][,maxcpus=M]] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
 #                 [--vpmu [--silicon] [--seed N]] [--erratum NAME] [--log FILE] [--com2 FILE]
 #                 [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
@@ -152,8 +152,8 @@ cmd_qemu() {
 		esac
 		shift
 	done
-	[[ $smp =~ ^[1-9][0-9]*(,maxcpus=[1-9][0-9]*)?$ ]] ||
-		die "--smp $smp: not N or N,maxcpus=M (M - N CPUs listed in the MADT, not present)"
+	[[ $smp =~ ^[1-9][0-9]*(,threads=[1-9])?(,maxcpus=[1-9][0-9]*)?$ ]] ||
+		die "--smp $smp: not N[,threads=T][,maxcpus=M] (T logical CPUs a core; M - N CPUs listed in the MADT, not present)"
 	[[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem $mem: not a positive number of MB"
 	# Below about 54 MiB Debian's OVMF does not reach the boot loader (it stops in its boot
 	# manager, or resets): the run would only end at --timeout.

@@ -181,6 +181,71 @@ unsigned cpu_caches(cpuid_fn fn, void *ctx, const struct cpu_info *ci, struct ca
 	return n;
 }
 
+#define TOPO_LEVEL_INVALID	0
+#define TOPO_LEVEL_SMT		1
+
+void cpu_topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx, const struct cpu_info *ci)
+{
+	static const uint32_t leaves[] = { 0x1f, 0x0b };
+
+	memset(t, 0, sizeof(*t));
+	if (ci->vendor != VENDOR_INTEL)
+		return;
+	for (unsigned l = 0; l < 2 && !t->known; l++) {
+		bool smt = false;
+		unsigned levels = 0;
+
+		if (ci->max_leaf < leaves[l] || !fn(ctx, leaves[l], 0).ebx)
+			continue;	/* no such leaf, or no level in it (EBX 0 at subleaf 0) */
+		for (uint32_t sub = 0; sub < 8; sub++) {
+			struct cpuid_regs r = fn(ctx, leaves[l], sub);
+			unsigned type = (r.ecx >> 8) & 0xff, shift = r.eax & 0x1f;
+
+			if (type == TOPO_LEVEL_INVALID)
+				break;
+			if (type == TOPO_LEVEL_SMT) {
+				smt = true;
+				t->smt_shift = shift;
+			}
+			t->pkg_shift = shift;	/* the last level's shift: the package's ID above */
+			levels++;
+		}
+		if (smt && levels >= 2 && t->pkg_shift >= t->smt_shift) {
+			t->known = true;
+			t->leaf = leaves[l];
+		}
+	}
+	if (!t->known)
+		t->smt_shift = t->pkg_shift = 0;
+}
+
+int topo_other_core(const struct cpu_topo *t, uint32_t me, const uint32_t *apic,
+		    const bool *usable, unsigned n, int *sibling, int *remote)
+{
+	*sibling = *remote = -1;
+	for (unsigned i = 0; i < n; i++) {
+		if (!usable[i] || apic[i] == me)
+			continue;
+		if (!t->known)
+			return (int)i;
+		if (topo_package(t, apic[i]) != topo_package(t, me)) {
+			if (*remote < 0)
+				*remote = (int)i;
+		} else if (topo_core(t, apic[i]) == topo_core(t, me)) {
+			if (*sibling < 0)
+				*sibling = (int)i;
+		} else {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+void cpu_topo_read(struct cpu_topo *t, const struct cpu_info *ci)
+{
+	cpu_topo_decode(t, cpuid_insn, 0, ci);
+}
+
 uint64_t cache_size(const struct cache_info *c, unsigned n, unsigned level)
 {
 	for (unsigned i = 0; i < n; i++)

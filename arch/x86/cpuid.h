@@ -95,6 +95,37 @@ unsigned cpu_caches(cpuid_fn fn, void *ctx, const struct cpu_info *ci, struct ca
 /* Size of the data or unified cache at `level`, 0 if none. */
 uint64_t cache_size(const struct cache_info *c, unsigned n, unsigned level);
 
+/*
+ * How an x2APIC ID splits (SDM Vol. 2A CPUID leaves 1FH and 0BH, "extended topology"): its
+ * bits below smt_shift number the logical processor within its core, the bits from smt_shift
+ * below pkg_shift the core (with its module, tile and die), the rest the package.
+ */
+struct cpu_topo {
+	bool known;		/* leaf 1FH or 0BH enumerated an SMT and a core level */
+	uint32_t leaf;		/* the leaf it came from */
+	unsigned smt_shift, pkg_shift;
+};
+/* Reads leaf 1FH where it has levels, else 0BH (Intel only); known false without them. */
+void cpu_topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx, const struct cpu_info *ci);
+/* Decodes the running CPU's. */
+void cpu_topo_read(struct cpu_topo *t, const struct cpu_info *ci);
+/*
+ * Of the n CPUs with x2APIC IDs apic[] (usable[i]: may be chosen), the first on another core
+ * of the package of `me`; -1 if none, with *sibling and *remote the first usable one on me's
+ * core and in another package (-1 if none). Without a known topology: the first usable one.
+ */
+int topo_other_core(const struct cpu_topo *t, uint32_t me, const uint32_t *apic,
+		    const bool *usable, unsigned n, int *sibling, int *remote);
+static inline uint32_t topo_core(const struct cpu_topo *t, uint32_t apic_id)
+{
+	return t->pkg_shift >= 32 ? apic_id >> t->smt_shift :
+	       (apic_id & ((1U << t->pkg_shift) - 1)) >> t->smt_shift;
+}
+static inline uint32_t topo_package(const struct cpu_topo *t, uint32_t apic_id)
+{
+	return t->pkg_shift >= 32 ? 0 : apic_id >> t->pkg_shift;
+}
+
 /* Decodes through fn (the real instruction, or a table in host tests). */
 void cpu_info_decode(struct cpu_info *ci, cpuid_fn fn, void *ctx);
 /* Decodes the running CPU. */

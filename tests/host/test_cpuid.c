@@ -220,6 +220,95 @@ static void test_cache_leaf(void **state)
 	assert_int_equal(cpu_caches(leaf4, (void *)skylake, &ci, c, MAX_CACHES), 0);
 }
 
+/* Extended topology: which leaf answers, by subleaf. Leaf 0BH of a Skylake client with
+ * hyper-threads (SMT shift 1, core level shift 4); leaf 1FH of a part with dies (SMT 1, core
+ * 5, die 7); leaf 0BH listing only an SMT level (no core level: unknown). */
+static int topo_kind;
+
+static struct cpuid_regs topo_leaves(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	static const struct cpuid_regs l0b[] = {
+		{ 1, 2, 0x100, 5 }, { 4, 8, 0x201, 5 }, { 0, 0, 2, 5 },
+	};
+	static const struct cpuid_regs l1f[] = {
+		{ 1, 2, 0x100, 0x45 }, { 5, 16, 0x201, 0x45 }, { 7, 32, 0x502, 0x45 }, { 0, 0, 3, 0x45 },
+	};
+	static const struct cpuid_regs smt_only[] = { { 1, 2, 0x100, 0 }, { 0, 0, 1, 0 } };
+	struct cpuid_regs zero = { 0, 0, 0, 0 }, r;
+
+	if (leaf == 0) {
+		r = table_cpuid(ctx, 0, 0);
+		r.eax = 0x1f;
+		return r;
+	}
+	if (leaf == 0x0b && topo_kind != 2)
+		return sub < 3 ? l0b[sub] : zero;
+	if (leaf == 0x0b && topo_kind == 2)
+		return sub < 2 ? smt_only[sub] : zero;
+	if (leaf == 0x1f && topo_kind == 1)
+		return sub < 4 ? l1f[sub] : zero;
+	if (leaf == 0x1f)
+		return zero;
+	return table_cpuid(ctx, leaf, sub);
+}
+
+static void test_topology(void **state)
+{
+	struct cpu_info ci;
+	struct cpu_topo t;
+	(void)state;
+
+	topo_kind = 0;
+	cpu_info_decode(&ci, topo_leaves, (void *)skylake);
+	cpu_topo_decode(&t, topo_leaves, (void *)skylake, &ci);
+	assert_true(t.known);
+	assert_int_equal(t.leaf, 0x0b);
+	assert_int_equal(t.smt_shift, 1);
+	assert_int_equal(t.pkg_shift, 4);
+	/* APIC IDs 4 and 5: core 2's two threads; 6: core 3; 0x14: package 1's core 2. */
+	assert_int_equal(topo_core(&t, 4), 2);
+	assert_int_equal(topo_core(&t, 5), 2);
+	assert_int_equal(topo_core(&t, 6), 3);
+	assert_int_equal(topo_package(&t, 5), 0);
+	assert_int_equal(topo_package(&t, 0x14), 1);
+	assert_int_equal(topo_core(&t, 0x14), 2);
+	/* Leaf 1FH wins where it has levels; the die level is part of the core's number. */
+	topo_kind = 1;
+	cpu_topo_decode(&t, topo_leaves, (void *)skylake, &ci);
+	assert_true(t.known);
+	assert_int_equal(t.leaf, 0x1f);
+	assert_int_equal(t.pkg_shift, 7);
+	assert_int_equal(topo_package(&t, 0x80), 1);
+	assert_int_equal(topo_core(&t, 0x22), 0x11);
+	/* The partner: APIC ID 1 is 0's sibling, 0x12 in package 1, 2 another core. */
+	{
+		const uint32_t apic[] = { 0, 1, 0x12, 2, 3 };
+		bool usable[] = { false, true, true, true, true };
+		int sib, rem;
+
+		topo_kind = 0;
+		cpu_topo_decode(&t, topo_leaves, (void *)skylake, &ci);
+		assert_int_equal(topo_other_core(&t, 0, apic, usable, 5, &sib, &rem), 3);
+		usable[3] = usable[4] = false;
+		assert_int_equal(topo_other_core(&t, 0, apic, usable, 5, &sib, &rem), -1);
+		assert_int_equal(sib, 1);
+		assert_int_equal(rem, 2);
+		/* From APIC ID 2 (core 1), ID 1 is another core of the package. */
+		assert_int_equal(topo_other_core(&t, 2, apic, usable, 5, &sib, &rem), 1);
+		/* Unknown topology: the first usable CPU, as before. */
+		t.known = false;
+		assert_int_equal(topo_other_core(&t, 0, apic, usable, 5, &sib, &rem), 1);
+	}
+	/* No core level: unknown, and so on a non-Intel CPU. */
+	topo_kind = 2;
+	cpu_topo_decode(&t, topo_leaves, (void *)skylake, &ci);
+	assert_false(t.known);
+	topo_kind = 0;
+	ci.vendor = VENDOR_AMD;
+	cpu_topo_decode(&t, topo_leaves, (void *)skylake, &ci);
+	assert_false(t.known);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_tsc_leaf15_crystal),
 		cmocka_unit_test(test_bad_hypervisor_leaf),
 		cmocka_unit_test(test_cache_leaf),
+		cmocka_unit_test(test_topology),
 	};
 
 	return cmocka_run_group_tests_name("cpuid", tests, NULL, NULL);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Two CPUs at once: the partner, both sides of a cross-core kernel, the plain ping-pong. */
 #include "tests/measure/xcore.h"
+#include "arch/x86/cpuid.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
@@ -47,14 +49,42 @@ const char *xcore_no_hitm_count(void)
 
 int xcore_partner(const char **why)
 {
+	static char buf[200];
+	static uint32_t apic[MAX_CPUS];
+	static bool usable[MAX_CPUS];
+	struct cpu_topo t;
+	uint32_t me = this_cpu()->apic_id;
+	int sibling, remote, i;
+
 	if (smp.kept) {
 		*why = "boot services kept: the firmware's MP services run one blocking call at a "
 		       "time, not two sides at once";
 		return -1;
 	}
-	for (unsigned i = 1; i < smp.ncpus; i++)
-		if (smp.cpu[i].state == SMP_IDLE && (env.cpus & (1ULL << i)))
-			return (int)i;
+
+	for (unsigned k = 0; k < smp.ncpus; k++) {
+		apic[k] = smp.cpu[k].apic_id;
+		usable[k] = k != this_cpu()->index && smp.cpu[k].state == SMP_IDLE &&
+			    (env.cpus & (1ULL << k));
+	}
+	cpu_topo_read(&t, env.cpu);
+	if ((i = topo_other_core(&t, me, apic, usable, smp.ncpus, &sibling, &remote)) >= 0)
+		return i;
+	if (sibling >= 0 || remote >= 0) {
+		char sib[64] = "", rem[64] = "";
+
+		if (sibling >= 0)
+			fmt_snprintf(sib, sizeof(sib), "APIC ID %u is this core's hyper-thread sibling%s",
+				     smp.cpu[sibling].apic_id, remote >= 0 ? ", " : "");
+		if (remote >= 0)
+			fmt_snprintf(rem, sizeof(rem), "APIC ID %u is in another package",
+				     smp.cpu[remote].apic_id);
+		fmt_snprintf(buf, sizeof(buf), "no other core of this package runs: %s%s (CPUID.%02XH: "
+			     "SMT shift %u, package shift %u; APIC ID here %u)", sib, rem, t.leaf,
+			     t.smt_shift, t.pkg_shift, me);
+		*why = buf;
+		return -1;
+	}
 	if (smp.ncpus <= 1)
 		*why = "needs a second CPU: the MADT lists one";
 	else if (smp.why[0])

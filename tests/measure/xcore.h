@@ -35,7 +35,13 @@ const struct hitm_event *xcore_hitm_event(void);
 /* Why the transfers are not counted here (NULL: they are). */
 const char *xcore_no_hitm_count(void);
 
-/* The first chosen AP that runs pmuboot, or -1 with *why saying why there is none. */
+/*
+ * The partner: the first chosen CPU that runs pmuboot on another core of this CPU's package,
+ * by CPUID 1FH/0BH (issue 21 item 9: a hyper-thread sibling shares the line in its core, so
+ * no HITM crosses cores; another package's transfer is a remote HITM these events do not
+ * count). Without that topology, the first chosen CPU. -1 with *why saying why there is
+ * none, naming the siblings and remote CPUs passed over.
+ */
 int xcore_partner(const char **why);
 
 /* One side: its kernel in a measurement frame, counting HITM loads where it can. */
