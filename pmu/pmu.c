@@ -308,9 +308,10 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 	print(b);
 	if (p->lbr.arch)
 		fmt_snprintf(b, sizeof(b), "LBR: architectural, depth %u (depths 0x%x), CPL filter %d, "
-			     "branch filter %d, call stack %d, mispredict %d", p->lbr.depth,
-			     p->lbr.arch_depths, p->lbr.arch_cpl_filter, p->lbr.arch_branch_filter,
-			     p->lbr.arch_call_stack, p->lbr.has_mispred);
+			     "branch filter %d, call stack %d, mispredict %d, deep C-state reset %d",
+			     p->lbr.depth, p->lbr.arch_depths, p->lbr.arch_cpl_filter,
+			     p->lbr.arch_branch_filter, p->lbr.arch_call_stack, p->lbr.has_mispred,
+			     p->lbr.arch_deep_c_reset);
 	else if (p->lbr.present)
 		fmt_snprintf(b, sizeof(b), "LBR: %u entries, FROM 0x%x TO 0x%x INFO 0x%x (0: none), "
 			     "format %u%s", p->lbr.depth, p->lbr.from, p->lbr.to, p->lbr.info,
