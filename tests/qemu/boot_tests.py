@@ -987,6 +987,31 @@ def case_vpmu_preempted(wd):
         summary, pre.stops, stretched, r["seconds"])
 
 
+def case_vpmu_arch_lbr(wd):
+    """Issue 20 A10/A13: on the emulated Sapphire Rapids (model 143: architectural LBR,
+    MONITOR/MWAIT with an MWAIT C3) every LBR check runs through IA32_LBR_CTL and passes
+    (lbr.tos_wrap alone SKIPs: no TOS), adaptive PEBS's LBR group included, and lbr.cstate
+    sees the stack kept across a HLT and cleared whole by MWAIT 20H, as CPUID.1CH:EAX[30]
+    allows."""
+    r = run(["--vpmu", "--cpu", "Icelake-Server,model=143,+monitor", "--",
+             "tests=lbr.*,pebs.adaptive,pebs.precise.*"], wd, "vpmu_arch_lbr", timeout=600)
+    tests, summary, header, text = clean_run(r, "arch LBR (model 143)")
+    hdr = "\n".join(header)
+    expect("LBR format 63," in hdr and "LBR: architectural, depth 32" in hdr and
+           "deep C-state reset 1" in hdr,
+           "the header does not show architectural LBR (format 3FH, depth 32, deep C-state "
+           "reset):\n%s" % hdr)
+    skipped = [t.description for t in tests if t.skip]
+    expect(skipped == ["lbr.tos_wrap"], "SKIPs other than lbr.tos_wrap: %s" % skipped)
+    by = {t.description: (t.directive.text if t.directive else "") for t in tests}
+    for name in ("lbr.freeze_on_pmi", "lbr.basic_blocks", "lbr.cstate", "pebs.adaptive"):
+        expect(name in by, "%s did not run" % name)
+    expect("cleared whole by MWAIT 0x20" in by["lbr.cstate"],
+           "lbr.cstate did not see the deep C-state clear: %s" % by["lbr.cstate"])
+    return "%s in %.0f s: freeze, sampling and C-state checks on architectural LBR" % (
+        summary, r["seconds"])
+
+
 def case_vpmu_default_run(wd):
     """Issue 21 item 18: a new user's `./run.sh qemu --vpmu --cpu Nehalem` runs what the
     emulation models and exits 0: the seed events are left out (tests=!events.*), run.sh
@@ -1170,6 +1195,8 @@ ERRATA = [
     ("lbr-no-wrap", [r"lbr\.tos_wrap"], r"lbr\.|bts\.records"),
     ("nhm-lbr-call-filter", [r"lbr\.filter\.no_jumps"], r"lbr\.filter\.(no_jumps|calls_only)"),
     ("lbr-mispred-stuck", [r"lbr\.mispredict"], r"lbr\.mispredict"),
+    # architectural LBR cleared by MWAIT C3 though CPUID.1CH:EAX[30] is 0 (model 143)
+    ("lbr-deep-c-wipe", [r"lbr\.cstate"], r"lbr\.cstate"),
     ("am94", [r"lbr\.freeze_on_pmi"], r"lbr\.(freeze_on_pmi|basic_blocks)"),
     ("bts-past-max", [r"bts\.full"], r"bts\."),
     # PEBS (kinds 3, 4, 7 and 11)
@@ -1213,6 +1240,7 @@ ERRATUM_CPU = "Skylake-Client"
 # Errata of features Skylake's PEBS lacks (adaptive records) run on Ice Lake-SP; Nehalem's
 # uncore on Nehalem.
 ERRATUM_CPUS = {"kvm-pebs-lbr-leak": "Icelake-Server,model=106",
+                "lbr-deep-c-wipe": "Icelake-Server,model=143,+monitor",
                 "unc-gq-occupancy-not-empty": "Nehalem",
                 # Broadwell-EP's eight counters per core (hyper-threading off)
                 "bdw-pmc47-usr": "Broadwell,pmu-gp=8"}
@@ -1776,6 +1804,8 @@ CASES = [
      vpmu_events("nhm", "Nehalem")),
     ("vpmu events skylake: every modelled seed-001 event's check passes",
      vpmu_events("skl", "Skylake-Client")),
+    ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
+     case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
      vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
 ] + [("vpmu silicon %s: every counter check passes or SKIPs truthfully (%s, seed %d)"
