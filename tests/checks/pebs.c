@@ -148,8 +148,8 @@ static uint64_t pebs_bytes(const struct pebs_setup *s)
 }
 
 /* Arms PEBS for s, runs k(n, arg) in the PMU frame, disarms. */
-static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint64_t n, void *arg,
-		   struct pmu_result *res, char *err, size_t errlen)
+static int pebs_go_once(const struct pebs_setup *s, const struct kernel_desc *k, uint64_t n,
+			void *arg, struct pmu_result *res, char *err, size_t errlen)
 {
 	unsigned rec = pebs_rec_size(s), width = s->fixed ? pmu.fixed_width : pmu.gp_width;
 	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
@@ -203,6 +203,35 @@ static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint
 	pebs_enable_write(0);
 	if (s->fixed && pebs_adaptive(s))
 		pmu_fixed_set_adaptive(&pmu, s->idx, false);
+	return r;
+}
+
+/*
+ * One PEBS run that no SMI touched. PEBS is armed (PEBS_ENABLE, the selects' EN) before the
+ * window with GLOBAL_CTRL 0; an SMI there with FREEZE_WHILE_SMM has RSM set every GLOBAL_CTRL
+ * enable (SDM Vol. 3B 18.18.1), so records are written before the window (through a
+ * before() hook's flush, say), and on Westmere a pending PEBS event is not stopped in SMM
+ * at all (Xeon 5600 spec update BD41). A run during which MSR_SMI_COUNT moved is set up
+ * and run again, at most PEBS_SMI_TRIES times, each discard said under the result; if
+ * every one took an SMI, the last one's records are judged and that is said too.
+ */
+#define PEBS_SMI_TRIES	4
+
+static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint64_t n, void *arg,
+		   struct pmu_result *res, char *err, size_t errlen)
+{
+	unsigned t;
+	int r;
+
+	for (t = 1;; t++) {
+		r = pebs_go_once(s, k, n, arg, res, err, errlen);
+		if (r || !res->smis || t == PEBS_SMI_TRIES)
+			break;
+	}
+	if (t > 1 || (!r && res->smis))
+		check_diag_now("pebs: %u of %u run(s) discarded, MSR_SMI_COUNT moved (smi_discarded=%u)%s",
+			       res->smis ? t : t - 1, t, res->smis ? t : t - 1,
+			       !r && res->smis ? "; the last one judged anyway" : "");
 	return r;
 }
 

@@ -132,5 +132,7 @@ bool check_skip_unless_forced(struct check_ctx *c, bool missing, const char *fmt
 	__attribute__((format(printf, 3, 4)));
 /* Extra diagnostic lines printed under the result. */
 void check_diag(struct check_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for the check running now, from code that has no check_ctx at hand. */
+void check_diag_now(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* TESTS_HARNESS_CHECK_H */

@@ -27,16 +27,11 @@ static unsigned progress_k, progress_n;	/* "# progress: k/n name" before each ch
 static char diag_buf[DIAG_BUF_LEN];
 static size_t diag_len;
 
-void check_diag(struct check_ctx *c, const char *fmt, ...)
+static void diag_add(const char *fmt, va_list ap)
 {
 	char line[256];
-	va_list ap;
-	int n;
+	int n = fmt_vsnprintf(line, sizeof(line), fmt, ap);
 
-	(void)c;
-	va_start(ap, fmt);
-	n = fmt_vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line))
@@ -47,6 +42,25 @@ void check_diag(struct check_ctx *c, const char *fmt, ...)
 		diag_buf[diag_len++] = '\n';
 		diag_buf[diag_len] = '\0';
 	}
+}
+
+void check_diag(struct check_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)c;
+	va_start(ap, fmt);
+	diag_add(fmt, ap);
+	va_end(ap);
+}
+
+void check_diag_now(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_add(fmt, ap);
+	va_end(ap);
 }
 
 static void flush_diags(void)
@@ -205,6 +219,9 @@ static enum guard_result run_guarded(struct check_ctx *ctx, uint32_t limit_ms,
 		}
 		if (attempt)
 			check_diag(ctx, "run %u times: SMIs arrived during the earlier runs", attempt + 1);
+		if (smis && g == GUARD_DONE && ctx->status != CHECK_FAIL)
+			check_diag(ctx, "%llu SMI(s) arrived while it ran (MSR_SMI_COUNT)",
+				   (unsigned long long)smis);
 		return g;
 	}
 }
