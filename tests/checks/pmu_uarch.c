@@ -222,6 +222,24 @@ static bool has_mem_load_retired_d1(void)
 	}
 }
 
+/*
+ * Server parts (Skylake-SP and later Xeons): the L3 is non-inclusive and, with sub-NUMA
+ * clustering, split into up to four clusters (SNC-2 on Skylake-SP/Cascade Lake, SNC-2/4 on
+ * Ice Lake-SP and later), a core's local memory cached in its own cluster's slices only.
+ * Half of the L3 need not fit; half of one cluster's share (an eighth) does, whatever the
+ * BIOS chose. 1 elsewhere (the client L3 is shared whole).
+ */
+static unsigned l3_fit_divisor(void)
+{
+	switch (pmu.uarch) {
+	case UARCH_SKYLAKE_X: case UARCH_ICE_LAKE_X: case UARCH_SAPPHIRE_RAPIDS:
+	case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
+		return 4;
+	default:
+		return 1;
+	}
+}
+
 /* MEM_LOAD_RETIRED.L1_MISS / L2_MISS / L3_MISS (D1H/08H, 10H, 20H; SDM Vol. 3B ch. 19). */
 static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 {
@@ -238,10 +256,19 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 				     "CPUID leaf 4 reports no data caches"))
 		return CHECK_SKIP;
 	for (unsigned lvl = 1; lvl <= 3; lvl++) {
-		/* Half the level: it fits, misses must be rare. Eight times it (when the buffer
-		 * holds that): a random step hits the level with probability 1/8 at most. */
+		/* Half the level (of one sub-NUMA cluster's share of a server's L3): it fits,
+		 * misses must be rare. Eight times it (when the buffer holds that): a random
+		 * step hits the level with probability 1/8 at most. */
+		unsigned div = lvl == 3 ? l3_fit_divisor() : 1;
+
 		for (unsigned big = 0; big < 2; big++) {
-			uint64_t ws = big ? 8 * size[lvl] : size[lvl] / 2, nodes = ws / 64;
+			uint64_t ws = big ? 8 * size[lvl] : size[lvl] / 2 / div, nodes = ws / 64;
+
+			if (!big && lvl > 1 && ws <= size[lvl - 1]) {
+				check_diag(c, "L%u/%u: %llu bytes, not above the L%u: not a test of the "
+					   "L%u", lvl, 2 * div, (unsigned long long)ws, lvl - 1, lvl);
+				continue;
+			}
 			struct ctr_cfg cfg = { .idx = 0,
 					       .evtsel = sel(0xd1, miss_umask[lvl], 0, false, false) };
 			struct pmu_run_opts o = { .reps = REPS };
@@ -270,7 +297,7 @@ static enum check_status check_pmu_cache_levels(struct check_ctx *c)
 						    pmu_diff_note(&dd));
 			char one[24];
 			fmt_snprintf(one, sizeof(one), "%sL%u%s", tested[0] ? "," : "", lvl,
-				     big ? "x8" : "/2");
+				     big ? "x8" : div > 1 ? "/8" : "/2");
 			str_lcat(tested, one, sizeof(tested));
 		}
 	}
