@@ -37,6 +37,7 @@ void pmu_discover_cpuid(struct pmu_caps *p, const struct cpu_info *cpu)
 
 		pmu_caps_apply_counter_leaf(p, r.eax, r.ebx);
 	}
+	pmu_caps_apply_hybrid_core(p);
 	lbr_discover(p, cpu);
 }
 

@@ -70,6 +70,24 @@ void pmu_caps_apply_counter_leaf(struct pmu_caps *p, uint32_t gp, uint32_t fixed
 		p->num_fixed++;
 }
 
+/*
+ * Hybrid Alder Lake and Raptor Lake: CPUID.0AH gives what both core types have (6 GP, fixed
+ * 0-2); a P-core also has IA32_PMC6-7 and fixed counter 3 (TOPDOWN.SLOTS), which Linux adds
+ * for its cpu_core PMU (intel_pmu_init: num_counters + 2, num_counters_fixed + 1). Meteor
+ * Lake and later enumerate each core type in leaf 23H instead.
+ */
+void pmu_caps_apply_hybrid_core(struct pmu_caps *p)
+{
+	if (p->leaf23 || !p->hybrid || p->core_type != HYBRID_CORE_CORE || p->version < 2 ||
+	    (p->uarch != UARCH_ALDER_LAKE && p->uarch != UARCH_RAPTOR_LAKE) || p->num_gp != 6 ||
+	    p->num_gp_cpuid != 6)
+		return;
+	p->num_gp = p->num_gp_cpuid = 8;
+	p->fixed_mask |= 1U << 3;
+	p->num_fixed = 4;
+	p->pcore_extra = true;
+}
+
 void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t v)
 {
 	p->perf_caps = v;
@@ -269,6 +287,12 @@ void pmu_caps_describe(const struct pmu_caps *p, void (*print)(const char *line)
 		     p->version, p->num_gp, p->gp_width, p->num_fixed, p->fixed_width, p->fixed_mask,
 		     p->events, p->ebx_len, p->eax, p->ebx, p->ecx, p->edx);
 	print(b);
+	if (p->pcore_extra) {
+		fmt_snprintf(b, sizeof(b), "hybrid P-core: IA32_PMC6-7 and fixed counter 3 used beyond "
+			     "what CPUID.0AH enumerates (both core types' counters), as Linux's "
+			     "cpu_core PMU does");
+		print(b);
+	}
 	if (p->num_gp_cpuid > p->num_gp) {
 		fmt_snprintf(b, sizeof(b), "CPUID.0AH enumerates %u GP counters; pmuboot uses the "
 			     "first %u (IA32_PMC%u would be MSR 0x%x, another register)",

@@ -115,6 +115,7 @@ struct pmu_caps {
 	enum pmu_uarch uarch;
 	bool hybrid;
 	bool leaf23;			/* counters from CPUID leaf 23H (per core type) */
+	bool pcore_extra;		/* an Alder/Raptor Lake P-core's PMC6-7 and fixed 3 added */
 	uint8_t core_type;		/* HYBRID_CORE_*; 0 when not hybrid */
 	bool has_smi_count;		/* MSR_SMI_COUNT exists (by microarchitecture) */
 	bool hypervisor;		/* CPUID.1:ECX[31]: a virtual PMU, if any */
@@ -173,6 +174,9 @@ void pmu_caps_decode(struct pmu_caps *p, const struct cpu_info *cpu, struct cpui
 /* Pure: CPUID.23H.1 counter bitmaps (this core type's) replace what leaf 0AH gave: GP
  * counters 0.. up to the first gap (pmuboot addresses them by index), fixed ones by bitmap. */
 void pmu_caps_apply_counter_leaf(struct pmu_caps *p, uint32_t gp_bitmap, uint32_t fixed_bitmap);
+/* Pure: an Alder or Raptor Lake P-core without leaf 23H gets the counters CPUID.0AH leaves
+ * out (IA32_PMC6-7, fixed counter 3); anything else is left alone. */
+void pmu_caps_apply_hybrid_core(struct pmu_caps *p);
 /* Pure: IA32_PERF_CAPABILITIES fields into p. */
 void pmu_caps_decode_perf_caps(struct pmu_caps *p, uint64_t perf_caps);
 /* Pure: microarchitecture of an Intel family/model, and names. */

@@ -102,6 +102,40 @@ static void test_discover_others(void **state)
 	assert_int_equal(p.core_type, HYBRID_CORE_ATOM);
 	assert_int_equal(p.uarch, UARCH_ALDER_LAKE);
 	assert_string_equal(pmu_core_type_name(p.core_type), "Atom (E-core)");
+	assert_false(p.pcore_extra);
+
+	/* Issue 21 item 16: an Alder Lake P-core, CPUID.0AH saying 6 GP and fixed 0-2 (what
+	 * both core types have): PMC6-7 and fixed 3 are added; on the E-core, on Raptor Lake's
+	 * E-core and with leaf 23H nothing is. */
+	cfg = pmu_model_skylake();
+	cfg.version = 5;
+	cfg.num_gp = 6;
+	cfg.num_fixed = 3;
+	cfg.hybrid = true;
+	cfg.core_type = HYBRID_CORE_CORE;
+	cfg.model = 0x97;
+	boot(cfg, &p);
+	assert_int_equal(p.num_gp, 8);
+	assert_int_equal(p.num_gp_cpuid, 8);
+	assert_int_equal(p.fixed_mask, 0xf);
+	assert_int_equal(p.num_fixed, 4);
+	assert_true(p.pcore_extra);
+	cfg.model = 0xb7;	/* Raptor Lake */
+	boot(cfg, &p);
+	assert_true(p.pcore_extra);
+	cfg.core_type = HYBRID_CORE_ATOM;
+	boot(cfg, &p);
+	assert_int_equal(p.num_gp, 6);
+	assert_false(p.pcore_extra);
+	cfg.core_type = HYBRID_CORE_CORE;
+	cfg.model = 0x5e;	/* not Alder/Raptor Lake: left alone */
+	boot(cfg, &p);
+	assert_int_equal(p.num_gp, 6);
+	pmu_caps_apply_counter_leaf(&p, 0x3f, 0x7);
+	p.uarch = UARCH_ALDER_LAKE;
+	pmu_caps_apply_hybrid_core(&p);	/* leaf 23H already said: left alone */
+	assert_int_equal(p.num_gp, 6);
+	assert_false(p.pcore_extra);
 }
 
 /* Meteor Lake and later: CPUID.23H.1 gives this core type's counters, replacing 0AH's. */
