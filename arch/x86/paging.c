@@ -44,3 +44,20 @@ uint64_t paging_build_identity(uint64_t mem, uint64_t top, bool gib_pages)
 	}
 	return mem;
 }
+
+uint64_t paging_page_size(uint64_t cr3, bool la57, uint64_t va)
+{
+	const uint64_t *t = (const uint64_t *)(uintptr_t)(cr3 & PTE_ADDR);
+
+	for (unsigned level = la57 ? 5 : 4; level >= 1; level--) {
+		unsigned shift = 12 + 9 * (level - 1);
+		uint64_t e = t[(va >> shift) & 511];
+
+		if (!(e & PTE_P))
+			return 0;
+		if (level == 1 || ((level == 2 || level == 3) && (e & PTE_PS)))
+			return 1ULL << shift;
+		t = (const uint64_t *)(uintptr_t)(e & PTE_ADDR);
+	}
+	return 0;
+}

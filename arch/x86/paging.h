@@ -29,4 +29,11 @@ uint64_t paging_table_bytes(uint64_t top, bool gib_pages);
  */
 uint64_t paging_build_identity(uint64_t mem, uint64_t top, bool gib_pages);
 
+/*
+ * The size of the page that maps `va` in the tables at cr3 (4-level, or 5-level with la57):
+ * 4096, 2 MiB or 1 GiB; 0 where it is not present. The tables are read at their physical
+ * addresses, so they must be identity-mapped (the firmware's and pmuboot's are).
+ */
+uint64_t paging_page_size(uint64_t cr3, bool la57, uint64_t va);
+
 #endif /* ARCH_X86_PAGING_H */

@@ -17,6 +17,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/paging.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
@@ -1044,6 +1045,19 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
 				  "later big cores' (seed 003 18.13.1.4); this is %s",
 				  pmu_uarch_name(pmu.uarch));
+	/* The ITLB and STLB cases count one miss per 4 KiB page of the 64 KiB kernel (its
+	 * pages invalidated one by one): the code must sit in 4 KiB pages, which on the
+	 * firmware's page tables it need not (issue 21 item 10). */
+	if (fc->prep == FE_FLUSH_PAGES && !env.force_pmu) {
+		uint64_t size = paging_page_size(read_cr3(), read_cr4() & X86_CR4_LA57,
+						 fe_code_start());
+
+		if (size != 4096)
+			return check_skip(c, "counts one miss per 4 KiB page of the 64 KiB kernel; its "
+					  "code at 0x%llx is on %llu-byte pages in the firmware's page "
+					  "tables", (unsigned long long)fe_code_start(),
+					  (unsigned long long)size);
+	}
 	e.event = 0xc6;
 	e.umask = 0x01;
 	s.e = e;

@@ -37,7 +37,8 @@ HOST_TESTS += test_string test_fmt test_stats test_options test_tap test_cpuid t
 HOST_TESTS += test_pmu_model test_pmu test_pmu_run test_expect test_pebs test_lbr test_uncore
 HOST_TESTS += test_measure_opt test_user_events
 HOST_TESTS += test_catalog test_catalog_pfm
-HOST_TESTS += test_report test_layers test_check_report test_perf_config
+HOST_TESTS += test_report test_layers test_check_report test_perf_config test_paging
+HOST_MODS_test_paging := arch/x86/paging.c lib/string.c
 HOST_MODS_test_report := tests/report/parse.c tests/report/output.c tests/report/json.c \
 	tests/report/compare.c
 HOST_EXTRA_DEPS_test_report := tests/report/report.h tests/report/json.h tests/report/compare.h
