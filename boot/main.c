@@ -362,7 +362,8 @@ static void reserve_user_mode(void)
 	if (top > PAGING_MAX_BYTES)
 		return;		/* user_unavailable() will say so */
 	user_tables_top = top;
-	user_tables = uefi_alloc_pages(paging_table_bytes(top, plat.cpu.pdpe1gb));
+	user_tables = uefi_alloc_pages(paging_table_bytes(top, plat.cpu.pdpe1gb) +
+				       PAGING_SPLIT_SPARE * 4096);
 	user_stack = uefi_alloc_pages(USER_STACK_SIZE);
 }
 
@@ -445,9 +446,12 @@ static EFI_STATUS run_exited(void)
 	trap_set_fatal_hook(runner_fatal);
 	legacy_pic_mask_all();
 	apic_init(true);
-	if (user_tables)
+	if (user_tables) {
 		user_setup(paging_build_identity(user_tables, user_tables_top, plat.cpu.pdpe1gb),
 			   user_stack, USER_STACK_SIZE);
+		user_setup_spare(user_tables + paging_table_bytes(user_tables_top,
+								  plat.cpu.pdpe1gb));
+	}
 	call_on_stack((void *)(uintptr_t)(stack_base + STACK_SIZE), run, NULL);
 }
 

@@ -61,3 +61,47 @@ uint64_t paging_page_size(uint64_t cr3, bool la57, uint64_t va)
 	}
 	return 0;
 }
+
+int paging_split_4k(uint64_t cr3, uint64_t va, uint64_t *spare, unsigned *spare_left)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)(cr3 & PTE_ADDR), *pdpt, *pd, *pt;
+	uint64_t *pdpte, *pde;
+
+	if (!(pml4[(va >> 39) & 511] & PTE_P))
+		return -1;
+	pdpt = (uint64_t *)(uintptr_t)(pml4[(va >> 39) & 511] & PTE_ADDR);
+	pdpte = &pdpt[(va >> 30) & 511];
+	if (!(*pdpte & PTE_P))
+		return -1;
+	if (*pdpte & PTE_PS) {		/* a 1 GiB page: a directory of 2 MiB pages first */
+		uint64_t base = *pdpte & PTE_ADDR & ~(GIB - 1), flags = *pdpte & ~PTE_ADDR;
+
+		if (*spare_left < 2)
+			return -1;
+		pd = (uint64_t *)(uintptr_t)*spare;
+		for (unsigned i = 0; i < 512; i++)
+			pd[i] = (base + MIB2 * i) | flags;
+		*spare += 4096;
+		(*spare_left)--;
+		*pdpte = ((uint64_t)(uintptr_t)pd & PTE_ADDR) | (flags & ~PTE_PS);
+	}
+	pd = (uint64_t *)(uintptr_t)(*pdpte & PTE_ADDR);
+	pde = &pd[(va >> 21) & 511];
+	if (!(*pde & PTE_P))
+		return -1;
+	if (!(*pde & PTE_PS))
+		return 0;
+	if (*spare_left < 1)
+		return -1;
+	{
+		uint64_t base = *pde & PTE_ADDR & ~(MIB2 - 1), flags = *pde & ~PTE_ADDR & ~PTE_PS;
+
+		pt = (uint64_t *)(uintptr_t)*spare;
+		for (unsigned i = 0; i < 512; i++)
+			pt[i] = (base + 4096ULL * i) | flags;
+		*spare += 4096;
+		(*spare_left)--;
+		*pde = ((uint64_t)(uintptr_t)pt & PTE_ADDR) | flags;
+	}
+	return 0;
+}

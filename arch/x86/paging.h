@@ -36,4 +36,14 @@ uint64_t paging_build_identity(uint64_t mem, uint64_t top, bool gib_pages);
  */
 uint64_t paging_page_size(uint64_t cr3, bool la57, uint64_t va);
 
+/*
+ * In 4-level tables at cr3 that map va by a 2 MiB or 1 GiB page, maps the 2 MiB around va
+ * by 4 KiB pages instead, the same addresses and flags, with a page table (and, from a
+ * 1 GiB page, a page directory) taken from *spare, which advances; *spare_left counts the
+ * 4 KiB pages left there. 0, or -1 (not mapped, or no spare page) with nothing changed.
+ * Already 4 KiB: 0. The caller flushes the TLB (loading CR3 does).
+ */
+int paging_split_4k(uint64_t cr3, uint64_t va, uint64_t *spare, unsigned *spare_left);
+#define PAGING_SPLIT_SPARE	4	/* pages reserved for splits: two 2 MiB regions */
+
 #endif /* ARCH_X86_PAGING_H */

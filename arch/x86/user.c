@@ -4,6 +4,7 @@
 #include "arch/x86/desc.h"
 #include "arch/x86/io.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/paging.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 
@@ -13,7 +14,8 @@
 void enter_user(user_fn fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		uint64_t stack_top) __attribute__((noreturn));
 
-static uint64_t user_cr3, user_stack_top;
+static uint64_t user_cr3, user_stack_top, split_spare;
+static unsigned split_left;
 static const char *why_not = "user mode needs boot-services=exit (pmuboot's GDT, TSS and page "
 			     "tables), and RAM below 512 GiB";
 static struct percpu *user_owner;
@@ -52,6 +54,40 @@ void user_setup(uint64_t cr3, uint64_t stack, uint64_t stack_size)
 const char *user_unavailable(void)
 {
 	return why_not;
+}
+
+void user_setup_spare(uint64_t spare)
+{
+	split_spare = spare;
+	split_left = spare ? PAGING_SPLIT_SPARE : 0;
+}
+
+const char *own_tables_unavailable(void)
+{
+	if (why_not)
+		return why_not;
+	return split_spare ? NULL : "no memory was reserved for splitting pmuboot's tables";
+}
+
+int own_tables_split_4k(uint64_t start, uint64_t end)
+{
+	if (own_tables_unavailable())
+		return -1;
+	for (uint64_t a = start & ~((2ULL << 20) - 1); a < end; a += 2ULL << 20)
+		if (paging_split_4k(user_cr3, a, &split_spare, &split_left))
+			return -1;
+	return 0;
+}
+
+void own_tables_call(void (*fn)(void *), void *arg)
+{
+	uint64_t cr3 = read_cr3(), cr4 = read_cr4();
+
+	write_cr4(cr4 & ~(uint64_t)(X86_CR4_SMEP | X86_CR4_SMAP));
+	asm volatile("mov %0, %%cr3" : : "r"(user_cr3) : "memory");
+	fn(arg);
+	asm volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
+	write_cr4(cr4);
 }
 
 void user_restore_gs(void)

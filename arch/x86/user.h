@@ -21,6 +21,19 @@ typedef uint64_t (*user_fn)(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
  * paging_build_identity), a user stack, the exit gate. Records why not otherwise.
  */
 void user_setup(uint64_t cr3, uint64_t stack, uint64_t stack_size);
+/* PAGING_SPLIT_SPARE pages for own_tables_split_4k(), once user_setup() ran. */
+void user_setup_spare(uint64_t spare);
+
+/*
+ * pmuboot's own tables at CPL 0, for checks that need known page sizes (issue 21 item 10):
+ * own_tables_split_4k() maps [start, end) by 4 KiB pages there (0, or -1 when not in exit
+ * mode or out of spare pages: own_tables_unavailable() says why); own_tables_call() runs
+ * fn(arg) with them loaded (SMEP/SMAP off: every page is user-accessible) and the
+ * firmware's put back after. Interrupts are as the caller has them.
+ */
+int own_tables_split_4k(uint64_t start, uint64_t end);
+const char *own_tables_unavailable(void);
+void own_tables_call(void (*fn)(void *), void *arg);
 /* NULL when user calls work, else why not. */
 const char *user_unavailable(void);
 

@@ -18,6 +18,7 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/user.h"
 #include "lib/fmt.h"
 #include "lib/string.h"
 #include "pmu/counter.h"
@@ -1020,7 +1021,7 @@ static void fe_warm_small(uint64_t n, void *arg)
 	kernel_smallcode_desc.fn(n, arg);
 }
 
-static enum check_status check_pebs_frontend(struct check_ctx *c)
+static enum check_status fe_measure(struct check_ctx *c, bool own)
 {
 	const __typeof__(fe_cases[0]) *fc = &fe_cases[c->instance % NFE];
 	uint64_t fe = fc->sub | (uint64_t)fc->latency << PEBS_FRONTEND_IDQ_BUBBLE_LEN_SHIFT |
@@ -1039,25 +1040,6 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 	unsigned records = 0;
 	int got;
 
-	if (no_pebs())
-		return check_skip(c, "%s", no_pebs());
-	if (!pebs_has_frontend(&pmu) && !env.force_pmu)
-		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
-				  "later big cores' (seed 003 18.13.1.4); this is %s",
-				  pmu_uarch_name(pmu.uarch));
-	/* The ITLB and STLB cases count one miss per 4 KiB page of the 64 KiB kernel (its
-	 * pages invalidated one by one): the code must sit in 4 KiB pages, which on the
-	 * firmware's page tables it need not (issue 21 item 10). */
-	if (fc->prep == FE_FLUSH_PAGES && !env.force_pmu) {
-		uint64_t size = paging_page_size(read_cr3(), read_cr4() & X86_CR4_LA57,
-						 fe_code_start());
-
-		if (size != 4096)
-			return check_skip(c, "counts one miss per 4 KiB page of the 64 KiB kernel; its "
-					  "code at 0x%llx is on %llu-byte pages in the firmware's page "
-					  "tables", (unsigned long long)fe_code_start(),
-					  (unsigned long long)size);
-	}
 	e.event = 0xc6;
 	e.umask = 0x01;
 	s.e = e;
@@ -1111,11 +1093,61 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 				    "%llu)", records, (unsigned long long)(big / s.period),
 				    (unsigned long long)big, (unsigned long long)s.period);
 	return check_result(c, CHECK_PASS, "%llu on 64 KiB (cold: %llu lines, %llu pages), %llu on 2 KiB "
-			    "warm, %u records all in the kernel", ">= %llu, a sixteenth at most, "
+			    "warm, %u records all in the kernel%s", ">= %llu, a sixteenth at most, "
 			    "IPs in the kernel (MSR_PEBS_FRONTEND 0x%llx)", (unsigned long long)big,
 			    (unsigned long long)lines, (unsigned long long)pages,
-			    (unsigned long long)small, records, (unsigned long long)lo,
-			    (unsigned long long)fe);
+			    (unsigned long long)small, records,
+			    own ? "; on pmuboot's page tables, the kernel in 4 KiB pages" : "",
+			    (unsigned long long)lo, (unsigned long long)fe);
+}
+struct fe_call {
+	struct check_ctx *c;
+	enum check_status st;
+};
+
+static void fe_on_own_tables(void *p)
+{
+	struct fe_call *f = p;
+
+	f->st = fe_measure(f->c, true);
+}
+
+static enum check_status check_pebs_frontend(struct check_ctx *c)
+{
+	const __typeof__(fe_cases[0]) *fc = &fe_cases[c->instance % NFE];
+	uint64_t size;
+
+	if (no_pebs())
+		return check_skip(c, "%s", no_pebs());
+	if (!pebs_has_frontend(&pmu) && !env.force_pmu)
+		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
+				  "later big cores' (seed 003 18.13.1.4); this is %s",
+				  pmu_uarch_name(pmu.uarch));
+	if (fc->prep != FE_FLUSH_PAGES)
+		return fe_measure(c, false);
+	/* The ITLB and STLB cases count one miss per 4 KiB page of the 64 KiB kernel (its
+	 * pages invalidated one by one): the code must sit in 4 KiB pages, which on the
+	 * firmware's page tables it need not (OVMF maps it with 2 MiB pages). Then they run
+	 * on pmuboot's own tables, that region split into 4 KiB pages (issue 21 item 10). */
+	size = paging_page_size(read_cr3(), read_cr4() & X86_CR4_LA57, fe_code_start());
+	if (size == 4096)
+		return fe_measure(c, false);
+	if (own_tables_unavailable() || own_tables_split_4k(fe_code_start() & ~4095ULL,
+							    addr(kernel_bigcode_end))) {
+		if (env.force_pmu)
+			return fe_measure(c, false);
+		return check_skip(c, "counts one miss per 4 KiB page of the 64 KiB kernel; its code at "
+				  "0x%llx is on %llu-byte pages in the firmware's page tables, and "
+				  "pmuboot's own cannot be used: %s", (unsigned long long)fe_code_start(),
+				  (unsigned long long)size, own_tables_unavailable() ?
+				  own_tables_unavailable() : "no spare page to split them");
+	}
+	{
+		struct fe_call f = { .c = c, .st = CHECK_FAIL };
+
+		own_tables_call(fe_on_own_tables, &f);
+		return f.st;
+	}
 }
 CHECK_DEFINE(530, "pebs.frontend", check_pebs_frontend,
 	     "Skylake+: FRONTEND_RETIRED sub-events count on cold 64 KiB of code, not on warm 2 KiB; records' IPs in that code",

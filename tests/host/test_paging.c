@@ -69,11 +69,53 @@ static void test_mixed_and_five_level(void **state)
 	free(pt);
 }
 
+/* Issue 21 item 10: pmuboot's own map with one 2 MiB region split into 4 KiB pages, from a
+ * 2 MiB-page map and from a 1 GiB-page one (a directory first); the rest unchanged. */
+static void test_split_4k(void **state)
+{
+	for (int gib = 0; gib <= 1; gib++) {
+		uint64_t bytes = paging_table_bytes(4ULL << 30, gib);
+		uint64_t *m = tables(bytes + 4 * 4096);
+		uint64_t cr3 = paging_build_identity((uint64_t)(uintptr_t)m, 4ULL << 30, gib);
+		uint64_t spare = (uint64_t)(uintptr_t)m + bytes, big = gib ? 1ULL << 30 : 2ULL << 20;
+		unsigned left = 4;
+		(void)state;
+
+		assert_int_equal(paging_split_4k(cr3, 0x40123456, &spare, &left), 0);
+		assert_int_equal(left, gib ? 2 : 3);
+		assert_int_equal(paging_page_size(cr3, false, 0x40123456), 4096);
+		assert_int_equal(paging_page_size(cr3, false, 0x40000000), 4096);
+		assert_int_equal(paging_page_size(cr3, false, 0x401fffff), 4096);
+		assert_int_equal(paging_page_size(cr3, false, 0x40200000), gib ? 2ULL << 20 : big);
+		assert_int_equal(paging_page_size(cr3, false, 0x3fffffff), big);
+		/* Again: already 4 KiB, nothing taken. */
+		assert_int_equal(paging_split_4k(cr3, 0x40000000, &spare, &left), 0);
+		assert_int_equal(left, gib ? 2 : 3);
+		/* The identity and the flags kept: the PTE of 0x40123000 maps 0x40123000, user. */
+		{
+			uint64_t *pml4 = (uint64_t *)(uintptr_t)(cr3 & PTE_ADDR);
+			uint64_t *pdpt = (uint64_t *)(uintptr_t)(pml4[0] & PTE_ADDR);
+			uint64_t *pd = (uint64_t *)(uintptr_t)(pdpt[1] & PTE_ADDR);
+			uint64_t *pt = (uint64_t *)(uintptr_t)(pd[0] & PTE_ADDR);
+
+			assert_int_equal(pt[0x123] & PTE_ADDR, 0x40123000);
+			assert_true(pt[0x123] & PTE_US);
+			assert_false(pd[0] & PTE_PS);
+		}
+		/* Out of spare pages: -1, nothing changed. */
+		left = 0;
+		assert_int_equal(paging_split_4k(cr3, 0x80000000, &spare, &left), -1);
+		assert_int_equal(paging_page_size(cr3, false, 0x80000000), big);
+		free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identity_map_sizes),
 		cmocka_unit_test(test_mixed_and_five_level),
+		cmocka_unit_test(test_split_4k),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

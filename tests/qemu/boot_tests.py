@@ -939,9 +939,6 @@ COUNTER_GROUPS = ("pmu.", "model.", "pebs.", "lbr.", "bts.")
 NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
 NO_ADAPTIVE = (r"pebs\.(adaptive|fixed)$", r"PEBS_BASELINE\[14\]=0")
 NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
-# OVMF maps pmuboot's code with 2 MiB pages; the ITLB/STLB cases count per 4 KiB page
-# (issue 21 item 10: they passed only because the emulated ITLB ignores the page size)
-FE_TLB_PAGES = (r"pebs\.frontend\.(itlb|stlb)_miss$", r"is on 2097152-byte pages")
 NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only|near_rel_jmp|near_ind_jmp)$",
                    r"nhm_lbr_sel_map")
 V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
@@ -956,14 +953,13 @@ V1_ICOUNT = (r"(pmu\.frame|model\.)", r"option icount not set")
 VPMU_MODELS = [
     ("nehalem", "Nehalem", 3, [NOT_V4, NOT_SKL, NO_SLOTS_GP, NO_ADAPTIVE, NO_FRONTEND,
                                NHM_CALL_FILTER]),
-    ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE, FE_TLB_PAGES]),
+    ("skylake", "Skylake-Client", 4, [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE]),
     # QEMU's Icelake-Server reports model 134 (0x86, Jacobsville: pmuboot and
     # kvm-unit-tests then expect erratum SRF7); model 106 (0x6A) is Ice Lake-SP.
-    ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM, FE_TLB_PAGES]),
-    ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, NO_ADAPTIVE,
-                                               FE_TLB_PAGES]),
+    ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM]),
+    ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, NO_ADAPTIVE]),
     ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT,
-                                               NO_ADAPTIVE, V1_GLOBAL, V1_NO_PEBS, FE_TLB_PAGES]),
+                                               NO_ADAPTIVE, V1_GLOBAL, V1_NO_PEBS]),
 ]
 
 
@@ -1811,8 +1807,7 @@ CASES = [
     ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
      case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
-     vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE,
-                                                   FE_TLB_PAGES], 4, smp=4)),
+     vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
 ] + [("vpmu silicon %s: every counter check passes or SKIPs truthfully (%s, seed %d)"
       % (label, cpu, SILICON_SEED),
       vpmu_model("silicon_" + label, cpu, allowed, v,
@@ -1820,8 +1815,7 @@ CASES = [
      for label, cpu, v, allowed in VPMU_MODELS if label in SILICON_MODELS] + [
     ("vpmu silicon skylake -smp 4: every counter check passes on every CPU (seed %d)"
      % SILICON_SEED,
-     vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE,
-                                                           FE_TLB_PAGES],
+     vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
                 4, smp=4, extra=("--silicon", "--seed", str(SILICON_SEED)))),
 ] + [
     ("vpmu erratum %s: %s" % (name, "the run passes: tolerated by design" if name in TOLERATED
