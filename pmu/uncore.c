@@ -93,11 +93,18 @@ static void cbo_msrs(unsigned n, unsigned x, uint32_t *sel, uint32_t *ctr)
 	}
 }
 
-/* The first CBo select this part lacks; 0 with eight CBos (none is left to probe). */
+/*
+ * A CBo select this part lacks: the fifth's (740H) where it reports four or fewer, as on
+ * every 6th-generation part (a part that reports one CBo too few then still has its
+ * uncore checked, and fails them), else the first beyond its count; 0 with eight CBos
+ * (none is left to probe).
+ */
 static uint32_t skl_canary(unsigned ncbo)
 {
 	uint32_t sel = 0, ctr;
 
+	if (ncbo < 4)
+		ncbo = 4;
 	if (ncbo < UNC_SKL_MAX_CBO)
 		cbo_msrs(ncbo, 0, &sel, &ctr);
 	return sel;
@@ -258,8 +265,8 @@ static void skl_discover(struct uncore_caps *u, const struct pmu_caps *p)
 	if (p->hypervisor && !rd(skl_canary(u->num_cbo), &v)) {
 		fmt_snprintf(u->why, sizeof(u->why), "under a hypervisor, MSR %XH (CBo %u's select, "
 			     "absent with %u CBos) reads 0x%llx without #GP: its MSR reads cannot show an "
-			     "uncore", skl_canary(u->num_cbo), u->num_cbo, u->num_cbo,
-			     (unsigned long long)v);
+			     "uncore", skl_canary(u->num_cbo), u->num_cbo < 4 ? 4 : u->num_cbo,
+			     u->num_cbo, (unsigned long long)v);
 		return;
 	}
 	u->present = true;
