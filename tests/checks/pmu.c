@@ -5,8 +5,6 @@
  * CPUID reports no PMU and, with force-pmu, run anyway and must FAIL there.
  */
 #include "arch/x86/apic.h"
-#include "arch/x86/cpuid.h"
-#include "arch/x86/percpu.h"
 #include "tests/harness/check.h"
 #include "tests/harness/env.h"
 #include "tests/checks/icount.h"
@@ -1452,129 +1450,6 @@ CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
 	     "USR-only counts the loop at CPL 3 and not at CPL 0, OS-only the reverse, on "
 	     "every GP counter",
 	     .flags = CHECK_PER_CPU);
-
-/* --- pmu.anythread: a counter with AnyThread counts the hyper-thread sibling ---------- */
-
-/*
- * SDM Vol. 3B, architectural performance monitoring version 3: IA32_PERFEVTSELx.AnyThread
- * (bit 21) counts the event for every logical processor of the core, each filtered by its
- * own CPL. GP0 here counts instructions retired at CPL 3 with AnyThread while this CPU
- * waits at CPL 0 and the sibling runs loop4 at CPL 3: at 2N it must count exactly 4N more
- * than at N (the sibling's), and without AnyThread nothing. Version 5 parts may deprecate
- * the bit (CPUID.0AH:EDX[15]): then it SKIPs.
- */
-#define ANY_N		100000ULL
-#define CPUID_0A_EDX_ANYTHREAD_DEPRECATED	(1U << 15)
-
-struct any_side {
-	uint64_t n;
-	int fault;
-};
-
-static void any_sibling(void *p)
-{
-	struct any_side *a = p;
-	uint64_t ret;
-
-	a->fault = user_call((user_fn)(uintptr_t)kernel_loop4, a->n, 0, 0, 0, false, &ret);
-}
-
-/* GP0's count (USR, any as given) while CPU sib runs loop4(n) at CPL 3; 0 or an error. */
-static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_t *smis,
-		    char *err, size_t errlen)
-{
-	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
-	struct ctr_cfg cfg;
-	struct any_side side = { .n = n };
-	uint64_t enable, smi0 = 0, smi1 = 0;
-	int r;
-
-	e.any = any;
-	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
-	pmu_smi_count(&pmu, &smi0);
-	if ((r = pmu_run_arm(&cfg, 1, &enable, err, errlen)))
-		return r;
-	pmu_global_ctrl_write(&pmu, enable, err, errlen);
-	if ((r = run_start(sib, any_sibling, &side)) || (r = run_wait(sib, 1000000))) {
-		pmu_global_ctrl_write(&pmu, 0, err, errlen);
-		pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
-		fmt_snprintf(err, errlen, "the sibling (APIC ID %u): %s", smp.cpu[sib].apic_id,
-			     smp_error_name(r));
-		return PMU_EARG;
-	}
-	pmu_global_ctrl_write(&pmu, 0, err, errlen);
-	r = pmu_gp_read(&pmu, 0, count);
-	pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
-	if (!pmu_smi_count(&pmu, &smi1))
-		*smis += (smi1 - smi0) & MSR_SMI_COUNT_MASK;
-	if (r) {
-		fmt_snprintf(err, errlen, "RDMSR of PMC0 faulted (vector %d)", r);
-		return r;
-	}
-	if (side.fault != FAULT_NONE) {
-		fmt_snprintf(err, errlen, "the sibling's CPL-3 loop faulted (vector %d)", side.fault);
-		return PMU_EARG;
-	}
-	return 0;
-}
-
-static enum check_status check_pmu_anythread(struct check_ctx *c)
-{
-	static uint32_t apic[MAX_CPUS];
-	char err[PMU_ERR_LEN];
-	struct cpu_topo t;
-	uint32_t me = this_cpu()->apic_id;
-	uint64_t a1, a2, o1, o2, smis = 0;
-	int sib = -1;
-
-	if (no_global_ctrl())
-		return check_skip(c, "%s", no_global_ctrl());
-	if (check_skip_unless_forced(c, pmu.version < 3, "AnyThread is architectural from "
-				     "version 3; this PMU is version %u", pmu.version))
-		return CHECK_SKIP;
-	if (check_skip_unless_forced(c, pmu.edx & CPUID_0A_EDX_ANYTHREAD_DEPRECATED,
-				     "AnyThread deprecated (CPUID.0AH:EDX[15]=1)"))
-		return CHECK_SKIP;
-	if (user_unavailable())
-		return check_skip(c, "%s", user_unavailable());
-	if (smp.kept)
-		return check_skip(c, "boot services kept: the firmware's MP services run one blocking "
-				  "call at a time");
-	cpu_topo_read(&t, env.cpu);
-	if (!t.known)
-		return check_skip(c, "no extended topology (CPUID 1FH/0BH): the sibling is unknown");
-	for (unsigned k = 0; k < smp.ncpus && sib < 0; k++) {
-		apic[k] = smp.cpu[k].apic_id;
-		if (k != this_cpu()->index && smp.cpu[k].state == SMP_IDLE &&
-		    (env.cpus & (1ULL << k)) && apic[k] != me &&
-		    topo_package(&t, apic[k]) == topo_package(&t, me) &&
-		    topo_core(&t, apic[k]) == topo_core(&t, me))
-			sib = (int)k;
-	}
-	if (sib < 0)
-		return check_skip(c, "no hyper-thread sibling of this CPU (APIC ID %u) runs pmuboot "
-				  "(CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
-	if (any_once((unsigned)sib, true, ANY_N, &a1, &smis, err, sizeof(err)) ||
-	    any_once((unsigned)sib, true, 2 * ANY_N, &a2, &smis, err, sizeof(err)) ||
-	    any_once((unsigned)sib, false, ANY_N, &o1, &smis, err, sizeof(err)) ||
-	    any_once((unsigned)sib, false, 2 * ANY_N, &o2, &smis, err, sizeof(err)))
-		return check_error(c, err, "runs with the sibling");
-	if ((int64_t)(a2 - a1) != (int64_t)(4 * ANY_N) || o1 > 64 || o2 > 64)
-		return check_result(c, CHECK_FAIL, "with AnyThread %lld more at 2N (%llu, %llu), without "
-				    "%llu and %llu", "%llu more (the sibling's CPL-3 loop4), and at most 64 "
-				    "without (this CPU waits at CPL 0) N=%llu sibling APIC ID %u%s",
-				    (long long)(a2 - a1), (unsigned long long)a1,
-				    (unsigned long long)a2, (unsigned long long)o1,
-				    (unsigned long long)o2, 4 * ANY_N, ANY_N, smp.cpu[sib].apic_id,
-				    smis ? " (SMIs arrived)" : "");
-	return check_result(c, CHECK_PASS, "with AnyThread %lld more at 2N, without %llu and %llu",
-			    "%llu more (the sibling's CPL-3 loop4), at most 64 without N=%llu sibling "
-			    "APIC ID %u", (long long)(a2 - a1), (unsigned long long)o1,
-			    (unsigned long long)o2, 4 * ANY_N, ANY_N, smp.cpu[sib].apic_id);
-}
-CHECK_DEFINE(365, "pmu.anythread", check_pmu_anythread,
-	     "AnyThread (v3+): a counter counts the hyper-thread sibling's CPL-3 instructions, exactly",
-	     .flags = CHECK_PACKAGE);
 
 /* --- Exact counts while PMIs interrupt ------------------------------------------------ */
 

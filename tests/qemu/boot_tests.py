@@ -924,7 +924,7 @@ def vpmu_model(label, cpu, allowed, version, smp=1, extra=()):
             if not t.skip or not n.startswith(COUNTER_GROUPS):
                 continue
             why = skip_reason(t)
-            if not any(re.match(cn, n) and re.search(rs, why) for cn, rs in allowed + [NO_SIBLING]):
+            if not any(re.match(cn, n) and re.search(rs, why) for cn, rs in allowed):
                 bad.append("%s: %s" % (t.description, why))
         expect(not bad, "counter checks skipped without a reason this model explains:\n%s"
                % "\n".join(bad))
@@ -939,9 +939,6 @@ COUNTER_GROUPS = ("pmu.", "model.", "pebs.", "lbr.", "bts.")
 NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
 NO_ADAPTIVE = (r"pebs\.(adaptive|fixed)$", r"PEBS_BASELINE\[14\]=0")
 NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
-# These runs have no hyper-threads (vpmu_anythread has); version 5 deprecates AnyThread.
-NO_SIBLING = (r"pmu\.anythread$", r"no hyper-thread sibling of this CPU|CPUID\.0AH:EDX\[15\]=1|"
-              r"AnyThread is architectural from version 3")
 NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only|near_rel_jmp|near_ind_jmp)$",
                    r"nhm_lbr_sel_map")
 V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
@@ -1031,14 +1028,14 @@ def case_vpmu_pebs_smi(wd):
 
 
 def case_vpmu_anythread(wd):
-    """Issue 20 A7: with -smp 2,threads=2 (one core, two threads) pmu.anythread counts the
+    """Issue 20 A7: with -smp 2,threads=2 (one core, two threads) xcore.anythread counts the
     sibling's CPL-3 loop exactly through AnyThread on Skylake-Client (version 4) and Nehalem
     (version 3), nothing without it; on Icelake-Server (version 5, CPUID.0AH:EDX[15]) it
     SKIPs naming the deprecation."""
     out = []
     for cpu, want in (("Skylake-Client", "pass"), ("Nehalem", "pass"),
                       ("Icelake-Server,model=106", "skip")):
-        r = run(["--vpmu", "--cpu", cpu, "--smp", "2,threads=2", "--", "tests=pmu.anythread"],
+        r = run(["--vpmu", "--cpu", cpu, "--smp", "2,threads=2", "--", "tests=xcore.anythread"],
                 wd, "vpmu_anythread_" + cpu.split(",")[0], timeout=300)
         tests, summary, header, text = clean_run(r, "anythread on " + cpu)
         expect(len(tests) == 1, "%s: %d results" % (cpu, len(tests)))
@@ -1046,11 +1043,11 @@ def case_vpmu_anythread(wd):
         if want == "pass":
             expect(t.ok and not t.skip and "with AnyThread 400000 more at 2N" in
                    (t.directive.text if t.directive else t.description),
-                   "%s: pmu.anythread did not count the sibling exactly: %s" % (
+                   "%s: xcore.anythread did not count the sibling exactly: %s" % (
                        cpu, text[-1500:]))
         else:
             expect(t.skip and "CPUID.0AH:EDX[15]=1" in skip_reason(t),
-                   "%s: pmu.anythread did not SKIP for the deprecation: %s" % (cpu, text[-1500:]))
+                   "%s: xcore.anythread did not SKIP for the deprecation: %s" % (cpu, text[-1500:]))
         out.append("%s %s" % (cpu.split(",")[0], want))
     return ", ".join(out)
 
