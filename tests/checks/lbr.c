@@ -462,20 +462,6 @@ CHECK_DEFINE(570, "lbr.mispredict", check_lbr_mispredict,
  */
 static struct pmi_stats lbr_pmi;
 
-/* First entry of run.got (newest first) that differs from want (oldest first), plus one;
- * 0 where the n = min(got, want) newest all agree. */
-static unsigned freeze_mismatch(const struct branch_rec *want, unsigned nwant, unsigned *n)
-{
-	*n = run.ngot < nwant ? run.ngot : nwant;
-	for (unsigned i = 0; i < *n; i++) {
-		const struct branch_rec *w = &want[nwant - 1 - i];
-
-		if (run.got[i].from != w->from || run.got[i].to != w->to)
-			return i + 1;
-	}
-	return 0;
-}
-
 /* The taken branches, oldest first, of the frame's CALL and the first `branches` branches
  * of kernel_branch_pattern(n, p), the last LBR_DEPTH of them. */
 static unsigned pattern_taken(const struct branch_pattern *p, uint64_t branches, unsigned slot,
@@ -508,10 +494,9 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 	static struct branch_pattern pat = { 0x1b3c5, 17 };
 	struct pmu_evtsel trig = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
 	struct pmu_evtsel watch = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, false, true);
-	struct branch_rec want[LBR_DEPTH];
 	struct ctr_cfg cfg[2];
 	struct pmu_result res;
-	char err[PMU_ERR_LEN];
+	char err[PMU_ERR_LEN], why[200], why_late[200];
 	uint64_t dbg = 0, dbg_after = 0, status = 0, period = FREEZE_PERIOD, start;
 	unsigned nwant, n, slot, tos = 0, tos2 = 0, bad;
 	enum check_status st;
@@ -583,24 +568,16 @@ static enum check_status check_lbr_freeze_on_pmi(struct check_ctx *c)
 				  (unsigned long long)period, (unsigned long long)period + 250);
 		goto out;
 	}
-	nwant = pattern_taken(&pat, res.delta[1] - 1, slot, want);
-	if ((bad = freeze_mismatch(want, nwant, &n))) {
-		static struct branch_rec later[LBR_DEPTH];
-		unsigned nlater = pattern_taken(&pat, res.delta[1], slot, later), nl;
-
-		if (nlater > nwant && !freeze_mismatch(later, nlater, &nl)) {
+	nwant = run.nwant = pattern_taken(&pat, res.delta[1] - 1, slot, run.want);
+	if ((bad = lbr_compare(&run, &n, why, sizeof(why)))) {
+		run.nwant = pattern_taken(&pat, res.delta[1], slot, run.want);
+		if (run.nwant > nwant && !lbr_compare(&run, &n, why_late, sizeof(why_late))) {
 			late = true;
-			n = nl;
 		} else {
-			const struct branch_rec *w = &want[nwant - bad];
-
-			st = check_result(c, CHECK_FAIL, "entry %u (newest 0) 0x%llx -> 0x%llx", "0x%llx "
-					  "-> 0x%llx: the taken branches up to branch %llu, where the "
-					  "counters froze, or one branch later (period %llu)", bad - 1,
-					  (unsigned long long)run.got[bad - 1].from,
-					  (unsigned long long)run.got[bad - 1].to,
-					  (unsigned long long)w->from, (unsigned long long)w->to,
-					  (unsigned long long)res.delta[1], (unsigned long long)period);
+			st = check_result(c, CHECK_FAIL, "%s", "the taken branches up to branch %llu, "
+					  "where the counters froze, or one branch later (period %llu)",
+					  why, (unsigned long long)res.delta[1],
+					  (unsigned long long)period);
 			goto out;
 		}
 	}
