@@ -219,6 +219,12 @@ void cpu_topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx, const struct cp
 		t->smt_shift = t->pkg_shift = 0;
 }
 
+/* Whether APIC IDs a and b are threads of one core of one package (t known). */
+static bool topo_same_core(const struct cpu_topo *t, uint32_t a, uint32_t b)
+{
+	return topo_package(t, a) == topo_package(t, b) && topo_core(t, a) == topo_core(t, b);
+}
+
 int topo_other_core(const struct cpu_topo *t, uint32_t me, const uint32_t *apic,
 		    const bool *usable, unsigned n, int *sibling, int *remote)
 {
@@ -231,13 +237,22 @@ int topo_other_core(const struct cpu_topo *t, uint32_t me, const uint32_t *apic,
 		if (topo_package(t, apic[i]) != topo_package(t, me)) {
 			if (*remote < 0)
 				*remote = (int)i;
-		} else if (topo_core(t, apic[i]) == topo_core(t, me)) {
+		} else if (topo_same_core(t, apic[i], me)) {
 			if (*sibling < 0)
 				*sibling = (int)i;
 		} else {
 			return (int)i;
 		}
 	}
+	return -1;
+}
+
+int topo_sibling(const struct cpu_topo *t, uint32_t me, const uint32_t *apic, const bool *usable,
+		 unsigned n)
+{
+	for (unsigned i = 0; t->known && i < n; i++)
+		if (usable[i] && apic[i] != me && topo_same_core(t, apic[i], me))
+			return (int)i;
 	return -1;
 }
 

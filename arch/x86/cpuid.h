@@ -116,6 +116,10 @@ void cpu_topo_read(struct cpu_topo *t, const struct cpu_info *ci);
  */
 int topo_other_core(const struct cpu_topo *t, uint32_t me, const uint32_t *apic,
 		    const bool *usable, unsigned n, int *sibling, int *remote);
+/* Of the same CPUs, the first usable one on me's core (its hyper-thread sibling); -1 if none
+ * or the topology is not known. */
+int topo_sibling(const struct cpu_topo *t, uint32_t me, const uint32_t *apic, const bool *usable,
+		 unsigned n);
 static inline uint32_t topo_core(const struct cpu_topo *t, uint32_t apic_id)
 {
 	return t->pkg_shift >= 32 ? apic_id >> t->smt_shift :

@@ -247,17 +247,16 @@ static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_
 
 static enum check_status check_xcore_anythread(struct check_ctx *c)
 {
-	static uint32_t apic[MAX_CPUS];
+	uint32_t apic[MAX_CPUS];
+	bool usable[MAX_CPUS];
 	char err[PMU_ERR_LEN];
 	struct cpu_topo t;
 	uint32_t me = this_cpu()->apic_id;
 	uint64_t a1, a2, o1, o2, smis = 0;
-	int sib = -1;
+	int sib;
 
 	if (pmu_unavailable_reason(env.force_pmu))
 		return check_skip(c, "%s", pmu_unavailable_reason(false));
-	if (check_skip_unless_forced(c, pmu.version < 2, "PMU version 1: no IA32_PERF_GLOBAL_CTRL"))
-		return CHECK_SKIP;
 	if (check_skip_unless_forced(c, pmu.version < 3, "AnyThread is architectural from "
 				     "version 3; this PMU is version %u", pmu.version))
 		return CHECK_SKIP;
@@ -272,14 +271,8 @@ static enum check_status check_xcore_anythread(struct check_ctx *c)
 	cpu_topo_read(&t, env.cpu);
 	if (!t.known)
 		return check_skip(c, "no extended topology (CPUID 1FH/0BH): the sibling is unknown");
-	for (unsigned k = 0; k < smp.ncpus && sib < 0; k++) {
-		apic[k] = smp.cpu[k].apic_id;
-		if (k != this_cpu()->index && smp.cpu[k].state == SMP_IDLE &&
-		    (env.cpus & (1ULL << k)) && apic[k] != me &&
-		    topo_package(&t, apic[k]) == topo_package(&t, me) &&
-		    topo_core(&t, apic[k]) == topo_core(&t, me))
-			sib = (int)k;
-	}
+	xcore_cpus(apic, usable);
+	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
 	if (sib < 0)
 		return check_skip(c, "no hyper-thread sibling of this CPU (APIC ID %u) runs pmuboot "
 				  "(CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);

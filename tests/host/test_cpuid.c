@@ -295,9 +295,17 @@ static void test_topology(void **state)
 		assert_int_equal(rem, 2);
 		/* From APIC ID 2 (core 1), ID 1 is another core of the package. */
 		assert_int_equal(topo_other_core(&t, 2, apic, usable, 5, &sib, &rem), 1);
-		/* Unknown topology: the first usable CPU, as before. */
+		/* The sibling alone: ID 1 for ID 0, none for ID 2 (core 1's other thread, 3, is
+		 * not usable), 0 for ID 1 once 0 is usable. */
+		assert_int_equal(topo_sibling(&t, 0, apic, usable, 5), 1);
+		assert_int_equal(topo_sibling(&t, 2, apic, usable, 5), -1);
+		usable[0] = true;
+		assert_int_equal(topo_sibling(&t, 1, apic, usable, 5), 0);
+		usable[0] = false;
+		/* Unknown topology: the first usable CPU, as before; no sibling known. */
 		t.known = false;
 		assert_int_equal(topo_other_core(&t, 0, apic, usable, 5, &sib, &rem), 1);
+		assert_int_equal(topo_sibling(&t, 0, apic, usable, 5), -1);
 	}
 	/* No core level: unknown, and so on a non-Intel CPU. */
 	topo_kind = 2;

@@ -47,11 +47,20 @@ const char *xcore_no_hitm_count(void)
 	return NULL;
 }
 
+void xcore_cpus(uint32_t apic[MAX_CPUS], bool usable[MAX_CPUS])
+{
+	for (unsigned k = 0; k < smp.ncpus; k++) {
+		apic[k] = smp.cpu[k].apic_id;
+		usable[k] = k != this_cpu()->index && smp.cpu[k].state == SMP_IDLE &&
+			    (env.cpus & (1ULL << k));
+	}
+}
+
 int xcore_partner(const char **why)
 {
 	static char buf[200];
-	static uint32_t apic[MAX_CPUS];
-	static bool usable[MAX_CPUS];
+	uint32_t apic[MAX_CPUS];
+	bool usable[MAX_CPUS];
 	struct cpu_topo t;
 	uint32_t me = this_cpu()->apic_id;
 	int sibling, remote, i;
@@ -61,12 +70,7 @@ int xcore_partner(const char **why)
 		       "time, not two sides at once";
 		return -1;
 	}
-
-	for (unsigned k = 0; k < smp.ncpus; k++) {
-		apic[k] = smp.cpu[k].apic_id;
-		usable[k] = k != this_cpu()->index && smp.cpu[k].state == SMP_IDLE &&
-			    (env.cpus & (1ULL << k));
-	}
+	xcore_cpus(apic, usable);
 	cpu_topo_read(&t, env.cpu);
 	if ((i = topo_other_core(&t, me, apic, usable, smp.ncpus, &sibling, &remote)) >= 0)
 		return i;

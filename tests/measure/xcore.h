@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/percpu.h"
 #include "pmu/counter.h"
 #include "tests/harness/check.h"
 #include "tests/kernels/kernels.h"
@@ -35,6 +36,9 @@ const struct hitm_event *xcore_hitm_event(void);
 /* Why the transfers are not counted here (NULL: they are). */
 const char *xcore_no_hitm_count(void);
 
+/* The x2APIC IDs of the CPUs pmuboot started (smp.cpu[], smp.ncpus of them) and which of
+ * them may run a side: idle, chosen (cpus=), not this one. */
+void xcore_cpus(uint32_t apic[MAX_CPUS], bool usable[MAX_CPUS]);
 /*
  * The partner: the first chosen CPU that runs pmuboot on another core of this CPU's package,
  * by CPUID 1FH/0BH (issue 21 item 9: a hyper-thread sibling shares the line in its core, so
