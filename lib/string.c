@@ -119,6 +119,17 @@ bool str_starts_with(const char *s, const char *prefix)
 	return true;
 }
 
+bool str_contains(const char *s, const char *t)
+{
+	if (!s)
+		return false;
+	do {
+		if (str_starts_with(s, t))
+			return true;
+	} while (*s++);
+	return false;
+}
+
 size_t str_lcpy(char *dst, const char *src, size_t size)
 {
 	size_t len = str_len(src);

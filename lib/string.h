@@ -18,6 +18,8 @@ size_t str_nlen(const char *s, size_t max);
 int str_cmp(const char *a, const char *b);
 int str_ncmp(const char *a, const char *b, size_t n);
 bool str_starts_with(const char *s, const char *prefix);
+/* Whether t occurs in s (an empty t everywhere; a NULL s holds nothing). */
+bool str_contains(const char *s, const char *t);
 /* Copies at most size-1 bytes and always terminates (when size > 0); returns str_len(src). */
 size_t str_lcpy(char *dst, const char *src, size_t size);
 /* Appends like strlcat; returns the length it tried to create. */

@@ -716,16 +716,6 @@ static bool eval_core_row(const struct events_row *r, struct eval_ctx *e, char *
 	return ok;
 }
 
-static bool has_text(const char *s, const char *t)
-{
-	size_t n = str_len(t);
-
-	for (; s && *s; s++)
-		if (!str_ncmp(s, t, n))
-			return true;
-	return false;
-}
-
 /*
  * Seed 000's TLB rows were written for 2 MiB pages: a chase one 4 KiB page a step walks
  * the large pages' entries (DTLB_LOAD_MISSES.LARGE_WALK_COMPLETED, MEM_LOAD_RETIRED.
@@ -741,7 +731,7 @@ static const char *row_pages_differ(const struct events_row *r)
 
 	for (unsigned k = 0; k < events_ncases(r); k++) {
 		bool data = r->c[k].kernel == EVK_CHASE_PAGE;
-		bool code = r->c[k].kernel == EVK_BIGCODE && has_text(r->source, "2 MiB page");
+		bool code = r->c[k].kernel == EVK_BIGCODE && str_contains(r->source, "2 MiB page");
 		uint64_t va = data ? (uint64_t)(uintptr_t)env.buf :
 			      (uint64_t)(uintptr_t)kernel_bigcode_desc.fn;
 		uint64_t size;

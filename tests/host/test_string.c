@@ -83,6 +83,13 @@ static void test_starts_with(void **state)
 	assert_true(str_starts_with("abc", "abc"));
 	assert_false(str_starts_with("ab", "abc"));
 	assert_false(str_starts_with("abc", "abd"));
+	assert_true(str_contains("the 2 MiB page", "2 MiB page"));
+	assert_true(str_contains("abc", "c"));
+	assert_true(str_contains("abc", ""));
+	assert_true(str_contains("", ""));
+	assert_false(str_contains("abc", "cd"));
+	assert_false(str_contains("", "a"));
+	assert_false(str_contains(NULL, "a"));
 	assert_false(str_starts_with("", "a"));
 }
 
