@@ -216,25 +216,51 @@ static int pebs_go_once(const struct pebs_setup *s, const struct kernel_desc *k,
  * at all (Xeon 5600 spec update BD41). A run during which MSR_SMI_COUNT moved is set up
  * and run again, at most PEBS_SMI_TRIES times, each discard said under the result; if
  * every one took an SMI, the last one's records are judged and that is said too.
+ * smi_free_run() does that for one try once(args) (pebs_go, and pebs.frontend's counted runs).
  */
 #define PEBS_SMI_TRIES	4
+
+static int smi_free_run(int (*once)(const void *args, struct pmu_result *res, char *err,
+				   size_t errlen),
+			const void *args, const char *what, struct pmu_result *res, char *err,
+			size_t errlen)
+{
+	unsigned t, discarded;
+	int r;
+
+	for (t = 1;; t++) {
+		r = once(args, res, err, errlen);
+		if (r || !res->smis || t == PEBS_SMI_TRIES)
+			break;
+	}
+	discarded = !r && res->smis ? t : t - 1;
+	if (discarded)
+		check_diag_now("%s: %u of %u run(s) discarded, MSR_SMI_COUNT moved (smi_discarded=%u)%s",
+			       what, discarded, t, discarded, discarded == t ? "; the last one judged "
+			       "anyway" : "");
+	return r;
+}
+
+struct pebs_go_args {
+	const struct pebs_setup *s;
+	const struct kernel_desc *k;
+	uint64_t n;
+	void *arg;
+};
+
+static int pebs_go_try(const void *p, struct pmu_result *res, char *err, size_t errlen)
+{
+	const struct pebs_go_args *a = p;
+
+	return pebs_go_once(a->s, a->k, a->n, a->arg, res, err, errlen);
+}
 
 static int pebs_go(const struct pebs_setup *s, const struct kernel_desc *k, uint64_t n, void *arg,
 		   struct pmu_result *res, char *err, size_t errlen)
 {
-	unsigned t;
-	int r;
+	const struct pebs_go_args a = { s, k, n, arg };
 
-	for (t = 1;; t++) {
-		r = pebs_go_once(s, k, n, arg, res, err, errlen);
-		if (r || !res->smis || t == PEBS_SMI_TRIES)
-			break;
-	}
-	if (t > 1 || (!r && res->smis))
-		check_diag_now("pebs: %u of %u run(s) discarded, MSR_SMI_COUNT moved (smi_discarded=%u)%s",
-			       res->smis ? t : t - 1, t, res->smis ? t : t - 1,
-			       !r && res->smis ? "; the last one judged anyway" : "");
-	return r;
+	return smi_free_run(pebs_go_try, &a, "pebs", res, err, errlen);
 }
 
 static int pebs_reader(struct pebs_reader *r, const struct pebs_setup *s, char *err, size_t errlen)
@@ -1021,6 +1047,30 @@ static void fe_warm_small(uint64_t n, void *arg)
 	kernel_smallcode_desc.fn(n, arg);
 }
 
+/* A counted run of fe_measure's: one no SMI touched (an SMI handler's code evicts the lines
+ * and pages the front-end events count). */
+struct fe_count_args {
+	const struct ctr_cfg *cfg;
+	const struct kernel_desc *k;
+	uint64_t n;
+	const struct pmu_run_opts *o;
+};
+
+static int fe_count_once(const void *p, struct pmu_result *res, char *err, size_t errlen)
+{
+	const struct fe_count_args *a = p;
+
+	return pmu_run(a->cfg, 1, a->k, a->n, NULL, a->o, res, err, errlen);
+}
+
+static int fe_count(const struct ctr_cfg *cfg, const struct kernel_desc *k, uint64_t n,
+		    const struct pmu_run_opts *o, struct pmu_result *res, char *err, size_t errlen)
+{
+	const struct fe_count_args a = { cfg, k, n, o };
+
+	return smi_free_run(fe_count_once, &a, "pebs.frontend: counted", res, err, errlen);
+}
+
 static enum check_status fe_measure(struct check_ctx *c, bool own)
 {
 	const __typeof__(fe_cases[0]) *fc = &fe_cases[c->instance % NFE];
@@ -1050,11 +1100,11 @@ static enum check_status fe_measure(struct check_ctx *c, bool own)
 		return check_result(c, CHECK_FAIL, "WRMSR MSR_PEBS_FRONTEND 0x%llx faulted", "written",
 				    (unsigned long long)fe);
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
-	if (pmu_run(&cfg, 1, &kernel_bigcode_desc, FE_BIG_N, NULL, &o, &res, err, sizeof(err)))
+	if (fe_count(&cfg, &kernel_bigcode_desc, FE_BIG_N, &o, &res, err, sizeof(err)))
 		return check_error(c, err, "a counted run");
 	big = res.delta[0];
 	o.before = fe_warm_small;
-	if (pmu_run(&cfg, 1, &kernel_smallcode_desc, FE_SMALL_N, NULL, &o, &res, err, sizeof(err)))
+	if (fe_count(&cfg, &kernel_smallcode_desc, FE_SMALL_N, &o, &res, err, sizeof(err)))
 		return check_error(c, err, "a counted run");
 	small = res.delta[0];
 	lo = footprint / fc->lo_div;
