@@ -53,8 +53,11 @@ struct percpu {
 	 * before the INIT; the CPU answers and stays in the NMI handler until the INIT. */
 	volatile int quiesce_req, quiesce_done;
 
-	/* User mode (arch/x86/user.c): the value the CPL-3 function returned. */
+	/* User mode (arch/x86/user.c): the value the CPL-3 function returned; while pmuboot's
+	 * own tables are loaded (a user call, own_tables_call), the CR3 and CR4 to put back. */
 	uint64_t user_ret;
+	bool tables_on;
+	uint64_t tables_cr3, tables_cr4;
 
 	struct cpu_desc desc;			/* GDT and TSS (IDT is shared) */
 };

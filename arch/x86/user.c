@@ -79,15 +79,51 @@ int own_tables_split_4k(uint64_t start, uint64_t end)
 	return 0;
 }
 
+/* Loads pmuboot's tables with SMEP/SMAP off (every page of them is user-accessible:
+ * supervisor execution and data access protection would fault pmuboot itself), and
+ * whatever else of CR4 is set in cr4_set and not in cr4_clear; tables_leave() undoes it.
+ * The outermost caller's CR3/CR4 are kept in this CPU's percpu, so a check stopped inside
+ * (a fault outside a recovery point, the watchdog) has them put back by tables_reset(). */
+static void tables_enter(uint64_t cr4_set, uint64_t cr4_clear)
+{
+	struct percpu *c = this_cpu();
+	uint64_t cr4 = read_cr4();
+
+	if (!c->tables_on) {
+		c->tables_cr3 = read_cr3();
+		c->tables_cr4 = cr4;
+	}
+	write_cr4(((cr4 & ~(uint64_t)(X86_CR4_SMEP | X86_CR4_SMAP)) | cr4_set) & ~cr4_clear);
+	asm volatile("mov %0, %%cr3" : : "r"(user_cr3) : "memory");
+	c->tables_on = true;
+}
+
+static void tables_leave(uint64_t cr3, uint64_t cr4, bool outer)
+{
+	asm volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
+	write_cr4(cr4);
+	if (outer)
+		this_cpu()->tables_on = false;
+}
+
+bool tables_reset(void)
+{
+	struct percpu *c = this_cpu();
+
+	if (!c->tables_on)
+		return false;
+	tables_leave(c->tables_cr3, c->tables_cr4, true);
+	return true;
+}
+
 void own_tables_call(void (*fn)(void *), void *arg)
 {
 	uint64_t cr3 = read_cr3(), cr4 = read_cr4();
+	bool outer = !this_cpu()->tables_on;
 
-	write_cr4(cr4 & ~(uint64_t)(X86_CR4_SMEP | X86_CR4_SMAP));
-	asm volatile("mov %0, %%cr3" : : "r"(user_cr3) : "memory");
+	tables_enter(0, 0);
 	fn(arg);
-	asm volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
-	write_cr4(cr4);
+	tables_leave(cr3, cr4, outer);
 }
 
 void user_restore_gs(void)
@@ -101,31 +137,26 @@ int user_call(user_fn fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, bo
 {
 	struct percpu *c = this_cpu();
 	struct recover_point rp;
-	struct recover_point *outer = c->probe_rp;
+	struct recover_point *outer_rp = c->probe_rp;
 	uint64_t flags, cr3, cr4;
 	volatile int code;
+	bool outer;
 
 	if (why_not)
 		return X86_TRAP_GP;
 	flags = irq_save();
 	cr3 = read_cr3();
 	cr4 = read_cr4();
-	/* Every page of the user tables is user-accessible: supervisor execution and data
-	 * access protection would fault pmuboot itself while they are loaded. */
-	write_cr4((cr4 & ~(uint64_t)(X86_CR4_SMEP | X86_CR4_SMAP)) |
-		  (pce ? X86_CR4_PCE : 0));
-	if (!pce)
-		write_cr4(read_cr4() & ~(uint64_t)X86_CR4_PCE);
-	asm volatile("mov %0, %%cr3" : : "r"(user_cr3) : "memory");
+	outer = !c->tables_on;
+	tables_enter(pce ? X86_CR4_PCE : 0, pce ? 0 : X86_CR4_PCE);
 	user_owner = c;
 	code = recover_set(&rp);
 	if (code == 0) {
 		c->probe_rp = &rp;
 		enter_user(fn, a0, a1, a2, a3, user_stack_top);
 	}
-	c->probe_rp = outer;
-	asm volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
-	write_cr4(cr4);
+	c->probe_rp = outer_rp;
+	tables_leave(cr3, cr4, outer);
 	irq_restore(flags);
 	if (code == USER_DONE) {
 		*ret = c->user_ret;

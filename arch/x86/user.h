@@ -34,6 +34,10 @@ void user_setup_spare(uint64_t spare);
 int own_tables_split_4k(uint64_t start, uint64_t end);
 const char *own_tables_unavailable(void);
 void own_tables_call(void (*fn)(void *), void *arg);
+/* Where a check was stopped with pmuboot's tables loaded (in a user call or own_tables_call:
+ * the watchdog, a fault outside their recovery), puts this CPU's CR3 and CR4 back as they
+ * were before; true if it had to. */
+bool tables_reset(void);
 /* NULL when user calls work, else why not. */
 const char *user_unavailable(void);
 

@@ -6,6 +6,7 @@
 #include "arch/x86/trap.h"
 #include "tests/harness/check.h"
 #include "arch/x86/smp.h"
+#include "arch/x86/user.h"
 #include "pmu/counter.h"
 #include "pmu/event.h"
 
@@ -26,6 +27,26 @@ static enum check_status check_selftest_hang(struct check_ctx *c)
 }
 CHECK_DEFINE(330, "selftest.hang", check_selftest_hang,
 	     "hangs by design: the watchdog must report it and the run go on",
+	     .flags = CHECK_MANUAL | CHECK_PER_CPU, .timeout_ms = 200);
+
+/* The same inside own_tables_call(): the cleanup must put the firmware's CR3 and CR4 back
+ * (pmuboot's tables have SMEP/SMAP off) and say so. */
+static void hang_here(void *arg)
+{
+	(void)arg;
+	for (;;)
+		cpu_relax();
+}
+
+static enum check_status check_selftest_hang_own_tables(struct check_ctx *c)
+{
+	if (own_tables_unavailable())
+		return check_skip(c, "%s", own_tables_unavailable());
+	own_tables_call(hang_here, NULL);
+	return check_result(c, CHECK_FAIL, "own_tables_call() returned", "a hang");
+}
+CHECK_DEFINE(335, "selftest.hang_own_tables", check_selftest_hang_own_tables,
+	     "hangs on pmuboot's own page tables by design: the watchdog stops it, the cleanup puts CR3 back",
 	     .flags = CHECK_MANUAL | CHECK_PER_CPU, .timeout_ms = 200);
 
 static enum check_status check_selftest_fault(struct check_ctx *c)

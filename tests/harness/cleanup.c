@@ -3,6 +3,7 @@
 #include "tests/harness/cleanup.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/trap.h"
+#include "arch/x86/user.h"
 #include "lib/string.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
@@ -23,6 +24,11 @@ void check_cleanup(struct check_ctx *c)
 	uint64_t before = pmis_left;
 	bool pending = false;
 
+	/* A check stopped inside a user call or own_tables_call (the watchdog, a fault outside
+	 * their recovery) left pmuboot's tables loaded with SMEP/SMAP off: put them back. */
+	if (tables_reset())
+		check_diag(c, "cleanup: %s ended on pmuboot's own page tables; CR3 and CR4 put back",
+			   c->name);
 	/* Stop every counter first (pmu_reset touches no MSR without an architectural PMU),
 	 * DEBUGCTL to the baseline, LVT masked; then a PMI that still waits in the IRR is taken
 	 * here instead of by a later check; the checks' handlers go, whatever ended the check

@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include "tests/harness/check.h"
 
-/* After every check, however it ended (the watchdog too): stops the PMU, puts DEBUGCTL to
- * the baseline, masks the LVT entry, drains a PMI left waiting (noted under the check's
- * result and failing system.unexpected_interrupts), removes the checks' PMI handlers. */
+/* After every check, however it ended (the watchdog too): puts CR3/CR4 back if it ended on
+ * pmuboot's own page tables, stops the PMU, puts DEBUGCTL to the baseline, masks the LVT
+ * entry, drains a PMI left waiting (noted under the check's result and failing
+ * system.unexpected_interrupts), removes the checks' PMI handlers. */
 void check_cleanup(struct check_ctx *c);
 
 /* PMIs the cleanups drained so far (this CPU and others), *by the checks that left them

@@ -432,6 +432,22 @@ def case_selftest_hang(wd):
     return line.split("# ")[1]
 
 
+def case_selftest_hang_own_tables(wd):
+    r = run(["--", "tests=selftest.hang_own_tables,system.*"], wd, "selftest_hang_own_tables")
+    expect(r["rc"] == 1, "a hung check must fail the run: rc %d" % r["rc"])
+    tests, summary, header, text = parse_tap(r["log"])
+    line = result_line(text, "selftest.hang_own_tables")
+    expect(re.search(r"^not ok \d+ selftest.hang_own_tables # timeout: the watchdog stopped the "
+                     r"check after \d+ ms \(limit 200 ms\)", line),
+           "hang on pmuboot's tables not reported as a timeout: %r" % line)
+    expect(re.search(r"^# cleanup: selftest.hang_own_tables ended on pmuboot's own page tables; "
+                     r"CR3 and CR4 put back$", text, re.M),
+           "the cleanup did not put the firmware's CR3 back (or did not say so)")
+    expect(result_line(text, "system.unexpected_interrupts").startswith("ok "),
+           "the run did not go on cleanly after the hang")
+    return line.split("# ")[1]
+
+
 def case_selftest_fault(wd):
     r = run(["--", "tests=selftest.fault"], wd, "selftest_fault")
     expect(r["rc"] == 3, "an unexpected fault must end the run as fatal: rc %d" % r["rc"])
@@ -1785,6 +1801,7 @@ CASES = [
     ("an APIC error interrupt is handled and named (ESR) by system.unexpected_interrupts",
      case_selftest_apic_error),
     ("watchdog reports a hung check and the run goes on", case_selftest_hang),
+    ("a check hung on pmuboot's own page tables: the cleanup puts CR3 back", case_selftest_hang_own_tables),
     ("an unexpected fault ends the run with a register dump", case_selftest_fault),
     ("list prints every check", case_list),
     ("measure: an unknown event gets the nearest names, nothing runs",
