@@ -147,52 +147,20 @@ static uint64_t predicted_branches(const struct exec_counts *e)
 	return e->cond_taken + e->cond_not_taken + e->jumps + e->calls + e->rets + e->far;
 }
 
-/*
- * The PMU frame's window holds the kernel, its CALL, MOV, XOR, XOR (PMU_FRAME_INSNS) and,
- * by the CPU's own rule, none, one or both of the WRMSRs that open and close it (Intel
- * counts the closing one). Found once from loop4 at n = 1 and n = 2, then held fixed.
- */
-static int frame_wrmsrs = -1;
-
-static int calibrate_frame(char *err, size_t errlen)
-{
-	uint64_t insns, br;
-	int w[2];
-
-	if (frame_wrmsrs >= 0)
-		return 0;
-	for (unsigned n = 1; n <= 2; n++) {
-		struct exec_counts e;
-		int r = pmu_count_insns_branches(&kernel_loop4_desc, n, NULL, &insns, &br, err, errlen);
-
-		if (r)
-			return r;
-		region_predict_frame(FRAME_PMU, &kernel_loop4_desc, n, NULL, 0, &e);
-		w[n - 1] = (int)((int64_t)insns - (int64_t)(e.insns - PMU_FRAME_REGION_INSNS +
-							    PMU_FRAME_INSNS));
-	}
-	if (w[0] != w[1] || w[0] < 0 || w[0] > 2) {
-		fmt_snprintf(err, errlen, "the frame's own count is not 0, 1 or 2 WRMSRs, nor constant: "
-			     "%d at n=1, %d at n=2 (loop4)", w[0], w[1]);
-		return -1;
-	}
-	frame_wrmsrs = w[0];
-	return 0;
-}
-
 /* The case with the PMU: instructions and branches retired at CPL 0, exactly. */
 static enum check_status model_pmu(struct check_ctx *c, const struct kernel_case *kc)
 {
 	char err[160];
 	unsigned sizes = 0;
 	uint64_t units = 0, insns, br;
+	int frame_wrmsrs;
 	void *arg;
 
 	if (kc->k == &kernel_iret_loop_desc && (pmu.errata & PMU_ERRATUM_FAR_INSNS) &&
 	    !env.force_pmu)
 		return check_skip(c, "%s: an exact count of far transfers cannot hold",
 				  pmu_erratum_note(pmu.errata));
-	if (calibrate_frame(err, sizeof(err)))
+	if (pmu_frame_wrmsrs(&frame_wrmsrs, err, sizeof(err)))
 		return check_error(c, err, "instructions counted by the PMU");
 	arg = kc->setup ? kc->setup(kc, &units) : NULL;
 	for (unsigned s = 0; s < MAX_SIZES && kc->sizes[s]; s++, sizes++) {

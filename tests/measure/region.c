@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurement regions and the oracle's prediction lines. */
 #include "tests/measure/region.h"
+#include "tests/measure/pmu_run.h"
 #include "tests/harness/env.h"
 #include "pmu/counter.h"
 #include "pmu/frame.h"
@@ -213,4 +214,33 @@ uint64_t cpu_cache_bytes(unsigned level)
 	unsigned n = cpu_caches(real_cpuid, NULL, env.cpu, caches, MAX_CACHES);
 
 	return cache_size(caches, n, level);
+}
+
+int pmu_frame_wrmsrs(int *w, char *err, size_t errlen)
+{
+	static int found = -1;
+	uint64_t insns, br;
+	int d[2];
+
+	if (found >= 0) {
+		*w = found;
+		return 0;
+	}
+	for (unsigned n = 1; n <= 2; n++) {
+		struct exec_counts e;
+		int r = pmu_count_insns_branches(&kernel_loop4_desc, n, NULL, &insns, &br, err, errlen);
+
+		if (r)
+			return r;
+		region_predict_frame(FRAME_PMU, &kernel_loop4_desc, n, NULL, 0, &e);
+		d[n - 1] = (int)((int64_t)insns - (int64_t)(e.insns - PMU_FRAME_REGION_INSNS +
+							    PMU_FRAME_INSNS));
+	}
+	if (d[0] != d[1] || d[0] < 0 || d[0] > 2) {
+		fmt_snprintf(err, errlen, "the frame's own count is not 0, 1 or 2 WRMSRs, nor constant: "
+			     "%d at n=1, %d at n=2 (loop4)", d[0], d[1]);
+		return -1;
+	}
+	*w = found = d[0];
+	return 0;
 }

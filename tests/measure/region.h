@@ -83,4 +83,13 @@ uint64_t cpu_cache_bytes(unsigned level);
  */
 void measure_note_pmu(const struct region *r, uint64_t insns, uint64_t branches);
 
+/*
+ * The PMU frame's window holds the workload, its CALL, MOV, XOR, XOR (PMU_FRAME_INSNS) and,
+ * by the CPU's own rule, none, one or both of the WRMSRs that open and close it (Intel
+ * counts the closing one): *w, found once from loop4 at n = 1 and n = 2 (two runs of
+ * pmu_count_insns_branches) and then held. 0, or an error (a run failed, or the excess is
+ * not 0-2 or not the same at both sizes).
+ */
+int pmu_frame_wrmsrs(int *w, char *err, size_t errlen);
+
 #endif /* TESTS_MEASURE_REGION_H */
