@@ -337,6 +337,21 @@ uint64_t pebs_gp_mask(const struct pmu_caps *p)
 	return ((1ULL << n) - 1) & (pebs_golden_cove(p) ? ~1ULL : ~0ULL);
 }
 
+bool pebs_pdir(const struct pmu_caps *p, bool fixed, unsigned idx, uint8_t event, uint8_t umask)
+{
+	switch (p->uarch) {
+	case UARCH_SANDY_BRIDGE: case UARCH_IVY_BRIDGE: case UARCH_HASWELL: case UARCH_BROADWELL:
+	case UARCH_SKYLAKE: case UARCH_SKYLAKE_X: case UARCH_KABY_LAKE:
+		/* SDM Vol. 3B 18.9.4.4; Linux's snb..skl PEBS constraints: 01C0H on mask 0x2. */
+		return p->pebs_format >= 1 && !fixed && idx == 1 && event == 0xc0 && umask == 0x01;
+	case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X: case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE:
+		/* Linux intel_icl_event_constraints: INST_RETIRED.PREC_DIST on fixed counter 0. */
+		return p->dsc.pebs_baseline && fixed && idx == 0;
+	default:
+		return pebs_golden_cove(p) && p->dsc.pebs_baseline && fixed && idx == 0;
+	}
+}
+
 bool pebs_has_frontend(const struct pmu_caps *p)
 {
 	/* FRONTEND_RETIRED as C6H/01H (seed 003): Skylake through Rocket Lake. Golden Cove

@@ -124,6 +124,16 @@ bool pebs_has_frontend(const struct pmu_caps *p);
  * Lake and later): their PEBS constraints differ (no GP0 for instructions and load latency;
  * load latency wants the auxiliary event 8203H; the memory group's latency field split). */
 bool pebs_golden_cove(const struct pmu_caps *p);
+/*
+ * Whether PEBS on this counter and event has precise distribution (PDIR, PDist): records on
+ * the instruction whose event overflowed the counter, without the "shadow" other PEBS
+ * counters show (SDM Vol. 3B 18.9.4.4: "a finite delay ... variable 'skids' in instruction
+ * address space"; PDIR "eliminat[es] skid"). Sandy Bridge to Kaby Lake: INST_RETIRED.ALL /
+ * PREC_DIST, C0H/01H, on IA32_PMC1 only. Ice Lake to Rocket Lake and Golden Cove: fixed
+ * counter 0 (Linux maps INST_RETIRED.PREC_DIST there). Nothing before Sandy Bridge; Cannon
+ * Lake and the Atom cores: not known here, so false.
+ */
+bool pebs_pdir(const struct pmu_caps *p, bool fixed, unsigned idx, uint8_t event, uint8_t umask);
 /* GP counters that take PEBS for instructions retired, as a GLOBAL_CTRL-style mask. */
 uint64_t pebs_gp_mask(const struct pmu_caps *p);
 

@@ -495,6 +495,40 @@ static void test_availability(void **state)
 	assert_non_null(strstr(pebs_unavailable(&p, false), "AMD PMU"));
 }
 
+/* Precise distribution: PMC1 with C0H/01H from Sandy Bridge to Kaby Lake, fixed counter 0
+ * (with adaptive PEBS) from Ice Lake and on Golden Cove, nothing on Nehalem or Cannon Lake. */
+static void test_pdir(void **state)
+{
+	struct pmu_caps p;
+	(void)state;
+
+	memset(&p, 0, sizeof(p));
+	p.pebs_format = 3;
+	p.uarch = UARCH_SKYLAKE;
+	assert_true(pebs_pdir(&p, false, 1, 0xc0, 0x01));
+	assert_false(pebs_pdir(&p, false, 1, 0xc0, 0x00));	/* ANY_P: the shadow */
+	assert_false(pebs_pdir(&p, false, 0, 0xc0, 0x01));
+	assert_false(pebs_pdir(&p, true, 0, 0, 0));
+	p.uarch = UARCH_SANDY_BRIDGE;
+	p.pebs_format = 1;
+	assert_true(pebs_pdir(&p, false, 1, 0xc0, 0x01));
+	p.uarch = UARCH_NEHALEM;
+	assert_false(pebs_pdir(&p, false, 1, 0xc0, 0x01));
+	p.uarch = UARCH_CANNON_LAKE;
+	assert_false(pebs_pdir(&p, false, 1, 0xc0, 0x01));
+	p.uarch = UARCH_ICE_LAKE_X;
+	p.pebs_format = 4;
+	assert_false(pebs_pdir(&p, true, 0, 0, 0));		/* no adaptive PEBS, no fixed PEBS */
+	p.dsc.pebs_baseline = true;
+	assert_true(pebs_pdir(&p, true, 0, 0, 0));
+	assert_false(pebs_pdir(&p, true, 1, 0, 0));
+	assert_false(pebs_pdir(&p, false, 1, 0xc0, 0x01));
+	p.uarch = UARCH_SAPPHIRE_RAPIDS;
+	assert_true(pebs_pdir(&p, true, 0, 0, 0));
+	p.uarch = UARCH_GOLDMONT;
+	assert_false(pebs_pdir(&p, true, 0, 0, 0));
+}
+
 static void test_dse(void **state)
 {
 	(void)state;
@@ -521,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_split_latency),
 		cmocka_unit_test(test_bts_records),
 		cmocka_unit_test(test_availability),
+		cmocka_unit_test(test_pdir),
 		cmocka_unit_test(test_dse),
 	};
 
