@@ -10,6 +10,8 @@ typedef void (*pmu_workload_fn)(uint64_t n, void *arg);
 
 /* Instructions the frame adds inside the counted window (CALL, MOV, XOR, XOR). */
 #define PMU_FRAME_INSNS		4
+/* Of those, the ones before the workload's first instruction: the CALL. */
+#define PMU_FRAME_HEAD_INSNS	1
 /* Instructions of the frame inside its oracle region: the window's 4 and both WRMSRs. */
 #define PMU_FRAME_REGION_INSNS	6
 

@@ -278,6 +278,7 @@ static unsigned pebs_records(const struct pebs_setup *s)
 
 struct loop_pos {
 	uint64_t next[2], last[2];	/* candidates (two where the registers cannot tell) */
+	uint64_t done[2];		/* ... and the kernel's instructions retired in that state */
 	unsigned ncand;
 };
 
@@ -285,7 +286,8 @@ struct loop_pos {
  * After k whole iterations and j more instructions (kernels.h): rax = k + (j >= 1), rdx =
  * k + (j >= 2), r8 = k + (j >= 3), rcx = n - k - (j >= 4). j = 0 and j = 4 leave the same
  * registers (the JNZ changes none): the record is then right before the JNZ or right after
- * it. False when no state of the loop has these registers.
+ * it. The kernel has then retired its 4 set-up instructions and 5k + j more. False when no
+ * state of the loop has these registers.
  */
 static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, struct loop_pos *p)
 {
@@ -296,15 +298,15 @@ static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, struct loo
 
 	p->ncand = 1;
 	if (a == d + 1 && d == e && cx == n - d) {
-		p->next[0] = i1, p->last[0] = top;
+		p->next[0] = i1, p->last[0] = top, p->done[0] = 4 + 5 * d + 1;
 	} else if (a == d && d == e + 1 && cx == n - e) {
-		p->next[0] = i2, p->last[0] = i1;
+		p->next[0] = i2, p->last[0] = i1, p->done[0] = 4 + 5 * e + 2;
 	} else if (a == d && d == e && a >= 1 && cx == n - a + 1) {
-		p->next[0] = i3, p->last[0] = i2;
+		p->next[0] = i3, p->last[0] = i2, p->done[0] = 4 + 5 * (a - 1) + 3;
 	} else if (a == d && d == e && a >= 1 && cx == n - a) {
 		p->ncand = 2;
-		p->next[0] = jnz, p->last[0] = i3;
-		p->next[1] = top, p->last[1] = jnz;
+		p->next[0] = jnz, p->last[0] = i3, p->done[0] = 4 + 5 * (a - 1) + 4;
+		p->next[1] = top, p->last[1] = jnz, p->done[1] = 4 + 5 * a;
 	} else {
 		return false;
 	}
@@ -323,12 +325,15 @@ static bool in_loop_body(uint64_t a)
  * One record of kernel_regs_loop(n): the general registers (where the record has them) must
  * be a state of the loop, rdi = n; the IP the instruction that state executes next; the
  * eventing IP the one that retired last (a trap-like assist, PERF_CAPABILITIES[6]) or the
- * IP itself (fault-like). 0, or -1 with why.
+ * IP itself (fault-like). 0 with *ord the eventing instruction's number among the window's
+ * instructions (1 = the frame's CALL; 0 without registers), or -1 with why.
  */
-static int check_loop_record(const struct pebs_sample *s, uint64_t n, char *why, size_t whylen)
+static int check_loop_record(const struct pebs_sample *s, uint64_t n, uint64_t *ord, char *why,
+			     size_t whylen)
 {
 	struct loop_pos p;
 
+	*ord = 0;
 	if (!s->has_regs) {
 		if (s->has_eventing_ip && !in_loop_body(s->eventing_ip)) {
 			fmt_snprintf(why, whylen, "eventing IP 0x%llx is no instruction of the loop",
@@ -360,6 +365,7 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, char *why,
 				     (unsigned long long)s->regs.cx, (unsigned long long)ev);
 			return -1;
 		}
+		*ord = PMU_FRAME_HEAD_INSNS + p.done[i] + (pmu.pebs_trap ? 0 : 1);
 		return 0;
 	}
 	fmt_snprintf(why, whylen, "IP 0x%llx, but the registers (RAX %llu RDX %llu R8 %llu RCX %llu) "
@@ -370,30 +376,48 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, char *why,
 	return -1;
 }
 
-/* Checks every record of a regs-loop run and the counter's reload; counts records. */
+/*
+ * Checks every record of a regs-loop run; counts them and, where they have registers, where
+ * each one fell: the counter starts P = s->period events short of overflowing, so the first
+ * record's eventing instruction is at least the P-th of the window (less the frame's
+ * WRMSRs the CPU counts, `wrmsrs`: the opening one may be among them), and after each
+ * record the assist reloads it (SDM Vol. 3B 18.6.2.4.1: after each record is written the
+ * reset value is loaded), so every later one is at least P instructions after the one
+ * before. The distance past P between records is the "shadow" between the overflow and the
+ * assist (SDM 18.9.4.4, PDIR: "a finite delay ... variable 'skids' in instruction address
+ * space"); precise distribution (PDIR, PDist) has none.
+ */
 struct loop_verdict {
 	unsigned records, bad;
-	uint64_t tsc_lo, tsc_hi;
 	char why[200];
+	/* Placement (records with registers, all of them; placed false otherwise). */
+	bool placed;
+	uint64_t last_ord;		/* the last record's eventing instruction */
+	uint64_t shadow_min, shadow_max, shadow_sum;	/* events past P, between records */
+	unsigned gaps;			/* ... over this many */
+	unsigned early;			/* records fewer than P events after the last */
+	char early_why[160];
 };
 
 static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t counter_bit,
-			      uint64_t t0, uint64_t t1, struct loop_verdict *v, char *err,
-			      size_t errlen)
+			      unsigned wrmsrs, uint64_t t0, uint64_t t1, struct loop_verdict *v,
+			      char *err, size_t errlen)
 {
 	static struct pebs_sample smp;
 	struct pebs_reader r;
-	uint64_t last_tsc = 0;
+	uint64_t last_tsc = 0, ord;
 	int got;
 
 	memset(v, 0, sizeof(*v));
+	v->placed = true;
+	v->shadow_min = ~0ULL;
 	if (pebs_reader(&r, s, err, errlen))
 		return -1;
 	while ((got = pebs_reader_next(&r, &smp, err, errlen)) == 1) {
 		char why[200] = "";
 
 		v->records++;
-		if (check_loop_record(&smp, n, why, sizeof(why)) == 0) {
+		if (check_loop_record(&smp, n, &ord, why, sizeof(why)) == 0) {
 			if (smp.has_status && !(smp.status & counter_bit))
 				fmt_snprintf(why, sizeof(why), "status 0x%llx lacks the counter's bit 0x%llx",
 					     (unsigned long long)smp.status,
@@ -414,38 +438,166 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t c
 		if (why[0]) {
 			if (!v->bad++)
 				fmt_snprintf(v->why, sizeof(v->why), "record %u: %s", v->records - 1, why);
+			v->placed = false;
+		} else if (!ord) {
+			v->placed = false;
+		} else if (v->placed) {
+			uint64_t from = v->records > 1 ? v->last_ord : 0;
+			uint64_t slack = v->records > 1 ? 0 : wrmsrs;
+
+			if (ord + slack < from + s->period) {
+				if (!v->early++)
+					fmt_snprintf(v->early_why, sizeof(v->early_why), "record %u at "
+						     "instruction %llu, %lld after %s", v->records - 1,
+						     (unsigned long long)ord,
+						     (long long)(ord - from),
+						     v->records > 1 ? "the previous record" :
+						     "the window opened");
+			} else if (v->records > 1) {
+				uint64_t sh = ord - v->last_ord - s->period;
+
+				v->shadow_min = sh < v->shadow_min ? sh : v->shadow_min;
+				v->shadow_max = sh > v->shadow_max ? sh : v->shadow_max;
+				v->shadow_sum += sh;
+				v->gaps++;
+			}
+			v->last_ord = ord;
 		}
 	}
+	if (!v->records)
+		v->placed = false;
+	if (!v->gaps)
+		v->shadow_min = 0;
 	return got < 0 ? -1 : 0;
 }
 
-/* --- pebs.precise.gpN --------------------------------------------------------------- */
+/*
+ * Where the records of a regs-loop run fell (v), and the counter after it (value, width
+ * bits), for `events` instructions in the window at reset value P, the CPU counting
+ * `wrmsrs` of the frame's own WRMSRs besides (pmu_frame_wrmsrs):
+ *  - none fewer than P events after the one before it or the window's start (the counter
+ *    cannot overflow sooner);
+ *  - none a whole period or more past that: a shadow as long as the period is a record
+ *    lost, not a delay (the SDM's delay is the few cycles until the microcode runs);
+ *  - with precise distribution (pdir), every one exactly P after the one before;
+ *  - the counter accounts for every instruction after the last record, A of them and the
+ *    closing WRMSR where counted (A' = A + 0..wrmsrs): reloaded to -P there, it stands
+ *    P - A' short of overflowing, or, where it overflowed again and that assist was still
+ *    in its shadow when counting stopped, A' - P past it.
+ * Without registers in the records (no placement) the count alone is judged: events / P
+ * +- 1. CHECK_PASS with *note describing the shadow seen, else the failure.
+ */
+static enum check_status judge_loop_run(struct check_ctx *c, const struct pebs_setup *s,
+					const struct loop_verdict *v, uint64_t events,
+					unsigned wrmsrs, uint64_t value, unsigned width, bool pdir,
+					char *note, size_t notelen)
+{
+	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	uint64_t p = s->period, want = events / p, after, left;
+	bool pending = false, accounted = false;
+
+	note[0] = 0;
+	if (!v->placed) {
+		if (v->records + 1 < want || v->records > want + 1)
+			return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (%llu instructions / "
+					    "reset value %llu)", v->records, (unsigned long long)want,
+					    (unsigned long long)events, (unsigned long long)p);
+		left = (0 - value) & mask;
+		if (left == 0 || left > p)
+			return check_result(c, CHECK_FAIL, "counter 0x%llx after the run", "in its last "
+					    "period (reloaded with 2^%u - %llu after every record)",
+					    (unsigned long long)value, width, (unsigned long long)p);
+		fmt_snprintf(note, notelen, "records without registers: counted, not placed");
+		return CHECK_PASS;
+	}
+	if (v->early)
+		return check_result(c, CHECK_FAIL, "%u record(s) early, first: %s", "each record at "
+				    "least %llu instructions (the reset value) after the one before",
+				    v->early, v->early_why, (unsigned long long)p);
+	if (v->shadow_max >= p)
+		return check_result(c, CHECK_FAIL, "a record %llu instructions late", "at most one "
+				    "period (%llu) past the overflow: a record missing", (unsigned long long)
+				    v->shadow_max, (unsigned long long)p);
+	if (pdir && v->shadow_max)
+		return check_result(c, CHECK_FAIL, "shadow %llu..%llu instructions over %u gaps",
+				    "0: precise distribution puts every record on the overflowing "
+				    "instruction, %llu apart", (unsigned long long)v->shadow_min,
+				    (unsigned long long)v->shadow_max, v->gaps, (unsigned long long)p);
+	if (v->last_ord > events)
+		return check_result(c, CHECK_FAIL, "the last record at instruction %llu",
+				    "within the window's %llu", (unsigned long long)v->last_ord,
+				    (unsigned long long)events);
+	after = events - v->last_ord;
+	value &= mask;
+	for (unsigned x = 0; x <= wrmsrs && !accounted; x++) {
+		uint64_t a = after + x;
+
+		if (a < p && value == ((0 - (p - a)) & mask))
+			accounted = true;
+		else if (a >= p && a - p < p && value == a - p)
+			accounted = pending = true;
+	}
+	if (!accounted)
+		return check_result(c, CHECK_FAIL, "counter 0x%llx after the run", "2^%u - %llu + %llu "
+				    "(+ up to %u WRMSRs): reloaded at the last record (instruction "
+				    "%llu of the window's %llu), then counting the rest",
+				    (unsigned long long)value, width, (unsigned long long)p,
+				    (unsigned long long)after, wrmsrs, (unsigned long long)v->last_ord,
+				    (unsigned long long)events);
+	fmt_snprintf(note, notelen, "shadow %llu..%llu (mean %llu.%02llu) instructions over %u gaps"
+		     "%s%s", (unsigned long long)v->shadow_min, (unsigned long long)v->shadow_max,
+		     (unsigned long long)(v->gaps ? v->shadow_sum / v->gaps : 0),
+		     (unsigned long long)(v->gaps ? v->shadow_sum * 100 / v->gaps % 100 : 0),
+		     v->gaps, pdir ? ", precise distribution" : "",
+		     pending ? ", the last overflow's assist still pending at the end" : "");
+	return CHECK_PASS;
+}
+
+/* --- pebs.precise.gpN, pebs.precise.pdir --------------------------------------------- */
 
 #define PRECISE_N	20000ULL	/* iterations: 100009 instructions in the window */
 
+/* Whether this CPU has PDIR on a GP counter: IA32_PMC1 with INST_RETIRED.PREC_DIST. */
+static bool precise_has_pdir(void)
+{
+	return pebs_pdir(&pmu, false, 1, 0xc0, 0x01) && (pebs_gp_mask(&pmu) & 2);
+}
+
 static unsigned pebs_counter_instances(void)
 {
-	return pebs_gp_counters();
+	return pebs_gp_counters() + (precise_has_pdir() ? 1 : 0);
 }
 
 static void pebs_counter_instance_name(unsigned i, char *buf, size_t len)
 {
-	fmt_snprintf(buf, len, "gp%u", pebs_gp_counter(i));
+	if (i == pebs_gp_counters())
+		fmt_snprintf(buf, len, "pdir");
+	else
+		fmt_snprintf(buf, len, "gp%u", pebs_gp_counter(i));
 }
 
 static enum check_status check_pebs_precise(struct check_ctx *c)
 {
-	struct pebs_setup s = { .idx = pebs_gp_counter(c->instance), .e = pebs_insn_evtsel(),
-				.period = precise_period(), .max = 200, .data_cfg = PEBS_DATACFG_GPRS,
-				.adaptive = true };
+	bool pdir_case = c->instance == pebs_gp_counters();
+	struct pebs_setup s = { .idx = pdir_case ? 1 : pebs_gp_counter(c->instance),
+				.e = pebs_insn_evtsel(), .period = precise_period(), .max = 200,
+				.data_cfg = PEBS_DATACFG_GPRS, .adaptive = true };
 	struct exec_counts e;
 	struct pmu_result res;
 	struct loop_verdict v;
-	char err[PMU_ERR_LEN];
-	uint64_t events, want, t0, t1, left, mask = (1ULL << (pmu.gp_width & 63)) - 1;
+	char err[PMU_ERR_LEN], note[160];
+	uint64_t events, t0, t1;
+	enum check_status st;
+	int wrmsrs;
+	bool pdir;
 
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
+	if (pdir_case)
+		s.e.umask = 0x01;	/* INST_RETIRED.PREC_DIST (ALL on Sandy Bridge) */
+	pdir = pebs_pdir(&pmu, false, s.idx, s.e.event, s.e.umask);
+	if (pmu_frame_wrmsrs(&wrmsrs, err, sizeof(err)))
+		return check_error(c, err, "the frame's own count");
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
 		return check_error(c, err, "a PEBS run");
@@ -453,33 +605,25 @@ static enum check_status check_pebs_precise(struct check_ctx *c)
 	/* Events in the window: the frame's CALL, the kernel, MOV/XOR/XOR. */
 	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
 	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
-	want = events / s.period;
-	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, t0, t1, &v, err, sizeof(err)))
+	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, (unsigned)wrmsrs, t0, t1, &v, err,
+			       sizeof(err)))
 		return check_error(c, err, "well-formed records");
-	if (v.records + 1 < want || v.records > want + 1)
-		return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (%llu instructions / reset "
-				    "value %llu)", v.records, (unsigned long long)want,
-				    (unsigned long long)events, (unsigned long long)s.period);
 	if (v.bad)
 		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "each record's "
 				    "registers a state of the loop, its IP the next instruction of that "
 				    "state, its eventing IP the last", v.bad, v.records, v.why);
-	/* Reloaded after each record from the DS reset value: the counter ends in its last
-	 * period, 2^width - period .. 2^width - 1. */
-	left = (0 - res.value[0]) & mask;
-	if (left == 0 || left > s.period)
-		return check_result(c, CHECK_FAIL, "counter 0x%llx after the run", "in its last period "
-				    "(reloaded with 2^%u - %llu after every record)",
-				    (unsigned long long)res.value[0], pmu.gp_width,
-				    (unsigned long long)s.period);
+	st = judge_loop_run(c, &s, &v, events, (unsigned)wrmsrs, res.value[0], pmu.gp_width, pdir,
+			    note, sizeof(note));
+	if (st != CHECK_PASS)
+		return st;
 	return check_result(c, CHECK_PASS, "%u records, every IP/eventing IP/registers a state of the "
-			    "loop, counter %llu short of the next", "%llu +- 1 for %llu "
-			    "instructions at reset value %llu (format %u)", v.records,
-			    (unsigned long long)left, (unsigned long long)want,
-			    (unsigned long long)events, (unsigned long long)s.period, pmu.pebs_format);
+			    "loop; %s; the counter accounts for the rest", "each record at least "
+			    "%llu instructions after the last%s (%llu in the window, format %u)",
+			    v.records, note, (unsigned long long)s.period, pdir ? ", exactly" : "",
+			    (unsigned long long)events, pmu.pebs_format);
 }
 CHECK_DEFINE(470, "pebs.precise", check_pebs_precise,
-	     "instructions sampled by PEBS on the register-coded loop: records = events / reset value +- 1, each IP, eventing IP and register set one state of the loop, the counter reloaded",
+	     "instructions sampled by PEBS on the register-coded loop: each record's IP, eventing IP and registers one state of the loop, at least the reset value after the last (exactly, with PDIR on PMC1), the counter reloaded",
 	     .flags = CHECK_PER_CPU, .instances = pebs_counter_instances, .instance_name = pebs_counter_instance_name);
 
 /* --- pebs.threshold: the interrupt at the threshold, bit 62, nothing past it ----------- */
@@ -830,7 +974,7 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 	static struct pebs_sample smp;
 	struct pebs_reader r;
 	struct pmu_result res;
-	uint64_t dbg = 0, want_groups = adaptive ? cfg : 0;
+	uint64_t dbg = 0, ord, want_groups = adaptive ? cfg : 0;
 	unsigned want_size = pebs_adaptive_size(want_groups);
 	int got;
 
@@ -876,7 +1020,7 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 				     (unsigned long long)smp.status, s.idx);
 			return -1;
 		}
-		if (check_loop_record(&smp, ADAPT_N, why, whylen)) {
+		if (check_loop_record(&smp, ADAPT_N, &ord, why, whylen)) {
 			char tmp[200];
 
 			fmt_snprintf(tmp, sizeof(tmp), "record %u: %s", i, why);
@@ -962,36 +1106,46 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 {
 	struct pebs_setup s = { .fixed = true, .idx = 0, .period = precise_period(), .max = 200,
 				.adaptive = true, .data_cfg = PEBS_DATACFG_GPRS };
+	struct exec_counts e;
 	struct pmu_result res;
 	struct loop_verdict v;
-	char err[PMU_ERR_LEN];
-	uint64_t t0, t1, want = (5 * PRECISE_N + 9) / precise_period();
+	char err[PMU_ERR_LEN], note[160];
+	uint64_t t0, t1, events;
+	enum check_status st;
+	int wrmsrs;
+	bool pdir = pebs_pdir(&pmu, true, 0, 0, 0);
 
 	if (no_adaptive())
 		return check_skip(c, "%s", no_adaptive());
 	if (check_skip_unless_forced(c, !(pmu.fixed_mask & 1),
 				     "no fixed counter 0"))
 		return CHECK_SKIP;
+	if (pmu_frame_wrmsrs(&wrmsrs, err, sizeof(err)))
+		return check_error(c, err, "the frame's own count");
 	t0 = rdtsc();
 	if (pebs_go(&s, &kernel_regs_loop_desc, PRECISE_N, NULL, &res, err, sizeof(err)))
 		return check_error(c, err, "a PEBS run");
 	t1 = rdtsc();
-	if (check_loop_records(&s, PRECISE_N, 1ULL << GLOBAL_FIXED_SHIFT, t0, t1, &v, err,
-			       sizeof(err)))
+	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
+	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
+	if (check_loop_records(&s, PRECISE_N, 1ULL << GLOBAL_FIXED_SHIFT, (unsigned)wrmsrs, t0, t1,
+			       &v, err, sizeof(err)))
 		return check_error(c, err, "well-formed records");
-	if (v.records + 1 < want || v.records > want + 1)
-		return check_result(c, CHECK_FAIL, "%u records", "%llu +- 1 (fixed counter 0, reset "
-				    "value in DS slot %d)", v.records, (unsigned long long)want,
-				    ds_reset_slot(&pmu, true, 0));
 	if (v.bad)
 		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "states of the "
 				    "loop, applicable counters bit 32", v.bad, v.records, v.why);
-	return check_result(c, CHECK_PASS, "%u records, every one a state of the loop, for bit 32",
-			    "%llu +- 1 (reset value in DS slot %d)", v.records,
-			    (unsigned long long)want, ds_reset_slot(&pmu, true, 0));
+	st = judge_loop_run(c, &s, &v, events, (unsigned)wrmsrs, res.value[0], pmu.fixed_width,
+			    pdir, note, sizeof(note));
+	if (st != CHECK_PASS)
+		return st;
+	return check_result(c, CHECK_PASS, "%u records, every one a state of the loop, for bit 32; %s",
+			    "each at least %llu instructions after the last%s (reset value in DS "
+			    "slot %d)", v.records, note, (unsigned long long)s.period,
+			    pdir ? ", exactly (PDist on fixed counter 0)" : "",
+			    ds_reset_slot(&pmu, true, 0));
 }
 CHECK_DEFINE(520, "pebs.fixed", check_pebs_fixed,
-	     "adaptive PEBS on fixed counter 0: records for bit 32, reloaded from its DS slot",
+	     "adaptive PEBS on fixed counter 0: records for bit 32, reloaded from its DS slot, placed as pebs.precise's (exactly where fixed counter 0 has precise distribution)",
 	     .flags = CHECK_PER_CPU);
 
 /* --- pebs.frontend: FRONTEND_RETIRED on the large-code kernel (seed 003) --------------- */
