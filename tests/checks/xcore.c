@@ -211,18 +211,22 @@ static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_
 		    char *err, size_t errlen)
 {
 	struct pmu_evtsel e = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
+	/* Not on this stack: a sibling still running when run_wait gives up writes its fault
+	 * here later (as xcore_run_pair's partner slots). */
+	static struct any_side sides[MAX_CPUS];
+	struct any_side *side = &sides[sib % MAX_CPUS];
 	struct ctr_cfg cfg;
-	struct any_side side = { .n = n };
 	uint64_t enable, smi0 = 0, smi1 = 0;
 	int r;
 
 	e.any = any;
+	*side = (struct any_side){ .n = n };
 	cfg = (struct ctr_cfg){ .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
 	pmu_smi_count(&pmu, &smi0);
 	if ((r = pmu_run_arm(&cfg, 1, &enable, err, errlen)))
 		return r;
 	pmu_global_ctrl_write(&pmu, enable, err, errlen);
-	if ((r = run_start(sib, any_sibling, &side)) || (r = run_wait(sib, 1000000))) {
+	if ((r = run_start(sib, any_sibling, side)) || (r = run_wait(sib, 1000000))) {
 		pmu_global_ctrl_write(&pmu, 0, err, errlen);
 		pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
 		fmt_snprintf(err, errlen, "the sibling (APIC ID %u): %s", smp.cpu[sib].apic_id,
@@ -238,8 +242,8 @@ static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_
 		fmt_snprintf(err, errlen, "RDMSR of PMC0 faulted (vector %d)", r);
 		return r;
 	}
-	if (side.fault != FAULT_NONE) {
-		fmt_snprintf(err, errlen, "the sibling's CPL-3 loop faulted (vector %d)", side.fault);
+	if (side->fault != FAULT_NONE) {
+		fmt_snprintf(err, errlen, "the sibling's CPL-3 loop faulted (vector %d)", side->fault);
 		return PMU_EARG;
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #include "lib/string.h"
 #include "pmu/pmi.h"
 #include "pmu/uncore.h"
+#include "tests/measure/region.h"
 
 /* PMIs that were still waiting when a check ended, and the checks that left them. */
 static uint64_t pmis_left;
@@ -24,6 +25,8 @@ void check_cleanup(struct check_ctx *c)
 	uint64_t before = pmis_left;
 	bool pending = false;
 
+	/* A two-CPU check the watchdog stopped left the concurrent-run mark of its regions. */
+	measure_concurrent = false;
 	/* A check stopped inside a user call or own_tables_call (the watchdog, a fault outside
 	 * their recovery) left pmuboot's tables loaded with SMEP/SMAP off: put them back. */
 	if (tables_reset())

@@ -124,13 +124,25 @@ struct xcore_arg xcore_args[2];
 uint8_t xcore_page[4096] __attribute__((aligned(4096)));
 uint8_t xcore_produce_buf[PRODUCE_N * 64] __attribute__((aligned(4096)));
 
+/*
+ * The partner runs its side in a slot of its own, never in the check's stack frame: a
+ * check the watchdog stops leaves its partner running until the kernel's spin limit, and
+ * what that side then writes (its count, its error) must land here, not in the stack the
+ * next check runs on (seen: a later check's return address overwritten, a #GP at a
+ * garbage RIP). One slot per CPU, so a late side cannot write into the next partner's.
+ */
+static struct xcore_side partner_side[MAX_CPUS];
+
 enum check_status xcore_run_pair(struct check_ctx *c, int cpu, struct xcore_side *a,
 				 struct xcore_side *b)
 {
 	int r;
 
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return check_result(c, CHECK_FAIL, "CPU %d", "a partner CPU 0..%d", cpu, MAX_CPUS - 1);
+	partner_side[cpu] = *b;
 	measure_concurrent = true;
-	r = run_start((unsigned)cpu, run_side, b);
+	r = run_start((unsigned)cpu, run_side, &partner_side[cpu]);
 	if (r) {
 		measure_concurrent = false;
 		return check_result(c, CHECK_FAIL, "CPU %d not started: %s", "a partner", cpu,
@@ -142,6 +154,7 @@ enum check_status xcore_run_pair(struct check_ctx *c, int cpu, struct xcore_side
 	if (r)
 		return check_result(c, CHECK_FAIL, "CPU %d (APIC ID %u): %s", "its side done", cpu,
 				    smp.cpu[cpu].apic_id, smp_error_name(r));
+	*b = partner_side[cpu];
 	if (a->err || b->err)
 		return check_error(c, a->err ? a->errmsg : b->errmsg, "both sides counted");
 	return CHECK_PASS;

@@ -1068,6 +1068,30 @@ def case_vpmu_anythread(wd):
     return ", ".join(out)
 
 
+def case_vpmu_xcore_abandoned(wd):
+    """A two-CPU check the watchdog stops leaves its partner running its side. What that
+    side writes later must not land in the stack the next check runs on (seen once under
+    load: xcore.pingpong timed out, then a #GP at a garbage RIP in the next check). With a
+    5 ms limit xcore.pingpong (8191 hand-offs between vCPUs) times out on 4 vCPUs (2 cores,
+    2 threads), and the checks after it may too; each must still report, and the run must
+    end normally."""
+    r = run(["--vpmu", "--smp", "4,threads=2", "--", "tests=xcore.pingpong,"
+             "xcore.producer_consumer,xcore.false_sharing,xcore.anythread", "watchdog=5"],
+            wd, "vpmu_xcore_abandoned", timeout=300)
+    tests, summary, header, text = parse_tap(r["log"])
+    expect("fatal" not in text and "Bail out" not in text,
+           "the run did not survive the abandoned partner:\n" + text[-2500:])
+    expect(re.search(r"^not ok \d+ xcore.pingpong # timeout: the watchdog stopped the check",
+                     text, re.M), "xcore.pingpong did not time out at 5 ms:\n" + text[-1500:])
+    rest = [t for t in tests if t.description.split(" ")[0] in
+            ("xcore.producer_consumer", "xcore.false_sharing", "xcore.anythread")]
+    expect(len(rest) == 3, "the checks after it did not all report: %r" % (summary,))
+    expect(re.search(r"^# end: status=", text, re.M), "no end line")
+    return "pingpong stopped; after it: %s" % ", ".join(
+        "%s %s" % (t.description.split(" ")[0], "skip" if t.skip else "ok" if t.ok else
+                   "not ok") for t in rest)
+
+
 def case_vpmu_default_run(wd):
     """Issue 21 item 18: a new user's `./run.sh qemu --vpmu --cpu Nehalem` runs what the
     emulation models and exits 0: the seed events are left out (tests=!events.*), run.sh
@@ -1868,6 +1892,8 @@ CASES = [
      case_vpmu_pebs_smi),
     ("vpmu -smp 2,threads=2: AnyThread counts the sibling exactly (v3, v4), SKIPs on v5",
      case_vpmu_anythread),
+    ("vpmu -smp 4,threads=2: a two-CPU check stopped by the watchdog, its partner running on",
+     case_vpmu_xcore_abandoned),
     ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
      case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
