@@ -3,7 +3,7 @@
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
 #   ./run.sh qemu [--smp N[,threads=T][,maxcpus=M]] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
-#                 [--vpmu [--silicon] [--seed N]] [--erratum NAME] [--log FILE] [--com2 FILE]
+#                 [--vpmu [--silicon] [--seed N] [--madt ORDER]] [--erratum NAME] [--log FILE] [--com2 FILE]
 #                 [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
 #   ./run.sh linux [--vpmu [--silicon] [--seed N]] [--cpu MODEL] [--timeout S] [--log FILE]
@@ -38,7 +38,9 @@
 # tests/qemu/vpmu/README.md); its random choices follow --seed N (pmu-seed=N; default a
 # new one each run, printed, so a failing run can be replayed). PMUBOOT_VPMU_QEMU=BINARY
 # boots that emulated-PMU QEMU instead, without building (a series under development, or a
-# binary kept to compare with).
+# binary kept to compare with). --madt threads-last has the emulated machine's ACPI MADT
+# list the first thread of every core, then the second (as the ACPI specification asks of
+# firmware); adjacent, the default, lists each core's threads together (QEMU's order).
 # linux: boots Debian's cloud kernel (fetched once into ~/.cache/pmuboot/linux) with an
 # initramfs of pmuboot-linux (make linux) and a small init, which runs it with ARGs
 # (default --no-bench) and powers off: the same checks, counted by Linux's own perf driver.
@@ -126,7 +128,7 @@ vpmu_profile() {
 
 cmd_qemu() {
 	local smp=1 cpu="" mem=256 icount=0 kvm=0 timeout=120 timeout_set=0 log=build/serial.log vpmu=0
-	local errata=() silicon=0 seed=""
+	local errata=() silicon=0 seed="" madt=""
 	local com2="" keep_image="" shell_args="" shell=0 oracle=0 oracle_out=build/oracle.txt opts=()
 	while (($#)); do
 		case $1 in
@@ -141,6 +143,7 @@ cmd_qemu() {
 		--erratum) errata+=("${2:?--erratum needs a name}"); shift ;;
 		--silicon) silicon=1 ;;
 		--seed) seed=${2:?--seed needs N}; shift ;;
+		--madt) madt=${2:?--madt needs adjacent or threads-last}; shift ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; timeout_set=1; shift ;;
 		--log) log=$(from_caller "${2:?--log needs a file}"); shift ;;
 		--com2) com2=$(from_caller "${2:?--com2 needs a file}"); shift ;;
@@ -162,6 +165,9 @@ cmd_qemu() {
 	[[ -z $seed || $seed =~ ^[0-9]{1,19}$ ]] || die "--seed $seed: not a number (0 to 19 digits)"
 	((vpmu || !silicon)) || die "--silicon needs --vpmu (the emulated PMU's silicon profile)"
 	[[ -z $seed ]] || ((vpmu)) || die "--seed needs --vpmu (it seeds the emulated PMU)"
+	[[ -z $madt || $madt == adjacent || $madt == threads-last ]] ||
+		die "--madt $madt: not adjacent or threads-last"
+	[[ -z $madt ]] || ((vpmu)) || die "--madt needs --vpmu (the emulated machine's MADT order)"
 
 	ensure_deps
 	build
@@ -205,8 +211,8 @@ cmd_qemu() {
 			die "could not prepare the shell boot"
 	fi
 
-	local qemu=("$qemu_bin" -M q35 -m "$mem" -smp "$smp" -nodefaults -display none
-		-no-reboot -monitor none -net none
+	local qemu=("$qemu_bin" -M "q35${madt:+,madt-order=$madt}" -m "$mem" -smp "$smp"
+		-nodefaults -display none -no-reboot -monitor none -net none
 		-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 		-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 		-drive "format=raw,file=$tmp/disk.img"

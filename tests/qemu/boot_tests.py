@@ -1092,6 +1092,27 @@ def case_vpmu_xcore_abandoned(wd):
                    "not ok") for t in rest)
 
 
+def case_vpmu_madt_threads_last(wd):
+    """Issue 20 A7/D: the MADT listing the first thread of every core, then the second (ACPI
+    5.2.12; run.sh --madt threads-last): with -smp 4,threads=2 pmuboot's CPUs come as APIC IDs
+    0, 2, 1, 3, and it must still find each by topology, not by order: xcore.anythread the
+    sibling (APIC ID 1), xcore.producer_consumer a partner on the other core (2 or 3)."""
+    r = run(["--vpmu", "--madt", "threads-last", "--smp", "4,threads=2", "--",
+             "tests=xcore.anythread,xcore.producer_consumer"], wd, "vpmu_madt_threads_last",
+            timeout=300)
+    tests, summary, header, text = clean_run(r, "threads-last MADT")
+    ids = [int(m) for m in re.findall(r"^# cpu \d+: APIC ID (\d+)", text, re.M)]
+    expect(ids == [0, 2, 1, 3], "CPUs not in the threads-last order: %s" % ids)
+    got = {t.description.split(" ")[0]: t for t in tests}
+    any_t, pc = got.get("xcore.anythread"), got.get("xcore.producer_consumer")
+    expect(any_t and any_t.ok and not any_t.skip and "sibling APIC ID 1" in any_t.directive.text,
+           "xcore.anythread did not find the sibling APIC ID 1: %s" % text[-1500:])
+    m = re.search(r"produced on APIC ID (\d+)", pc.directive.text if pc and pc.directive else "")
+    expect(pc and pc.ok and not pc.skip and m and int(m.group(1)) in (2, 3),
+           "xcore.producer_consumer's partner not on the other core: %s" % text[-1500:])
+    return "CPUs %s; sibling 1, partner %s" % (ids, m.group(1))
+
+
 def case_vpmu_default_run(wd):
     """Issue 21 item 18: a new user's `./run.sh qemu --vpmu --cpu Nehalem` runs what the
     emulation models and exits 0: the seed events are left out (tests=!events.*), run.sh
@@ -1892,6 +1913,8 @@ CASES = [
      case_vpmu_pebs_smi),
     ("vpmu -smp 2,threads=2: AnyThread counts the sibling exactly (v3, v4), SKIPs on v5",
      case_vpmu_anythread),
+    ("vpmu -smp 4,threads=2, threads-last MADT: sibling and partner found by topology",
+     case_vpmu_madt_threads_last),
     ("vpmu -smp 4,threads=2: a two-CPU check stopped by the watchdog, its partner running on",
      case_vpmu_xcore_abandoned),
     ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
