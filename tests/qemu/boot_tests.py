@@ -1068,6 +1068,38 @@ def case_vpmu_anythread(wd):
     return ", ".join(out)
 
 
+def case_vpmu_pebs_shadow(wd):
+    """Issue 20 A2: in the silicon profile PEBS records fall a shadow of 1..8 events after the
+    overflow (patch 0039), except with precise distribution: PDIR on Skylake's PMC1 with
+    INST_RETIRED.PREC_DIST, PDist on Sapphire Rapids' fixed counter 0. pebs.precise must
+    place every record, measure a shadow where there is one and pass, and hold PDIR/PDist
+    to none."""
+    out = []
+    for cpu, shadowed, exact in (("Skylake-Client", "pebs.precise.gp", "pebs.precise.pdir"),
+                                 ("Icelake-Server,model=143", "pebs.precise.gp", "pebs.fixed")):
+        r = run(["--vpmu", "--silicon", "--seed", str(SILICON_SEED), "--cpu", cpu, "--",
+                 "tests=pebs.precise*,pebs.fixed"], wd,
+                "vpmu_pebs_shadow_" + cpu.split(",")[-1], timeout=300)
+        tests, summary, header, text = clean_run(r, "PEBS shadow on " + cpu)
+        got = {t.description.split(" ")[0]: t for t in tests}
+        sh = [(n, t) for n, t in got.items() if n.startswith(shadowed)]
+        expect(sh, "%s: no %s* result" % (cpu, shadowed))
+        for n, t in sh:
+            text_t = t.directive.text if t.directive else t.description
+            m = re.search(r"shadow (\d+)\.\.(\d+) \(mean", text_t)
+            expect(t.ok and not t.skip and m and int(m.group(2)) > 0 and
+                   "precise distribution" not in text_t,
+                   "%s: %s did not pass measuring a shadow: %s" % (cpu, n, text_t))
+        t = got.get(exact)
+        expect(t is not None and t.ok and not t.skip, "%s: %s did not pass: %s" % (
+            cpu, exact, t.directive.text if t and t.directive else text[-1500:]))
+        text_t = t.directive.text if t.directive else t.description
+        expect("shadow 0..0" in text_t and "precise distribution" in text_t,
+               "%s: %s not exact: %s" % (cpu, exact, text_t))
+        out.append("%s: %d shadowed, %s exact" % (cpu.split(",")[-1], len(sh), exact))
+    return "; ".join(out)
+
+
 def case_vpmu_xcore_abandoned(wd):
     """A two-CPU check the watchdog stops leaves its partner running its side. What that
     side writes later must not land in the stack the next check runs on (seen once under
@@ -1306,7 +1338,7 @@ ERRATA = [
     # PEBS (kinds 3, 4, 7 and 11)
     # Taken one instruction late the record is a consistent later state: a load-latency
     # record then describes an instruction that is not the load (no data address).
-    ("core2-pebs-trap-ip", [r"pebs\.load_latency\.(l1|dram)"], r"pebs\."),
+    ("core2-pebs-trap-ip", [r"pebs\.load_latency\.(l1|dram)", r"pebs\.precise\.pdir"], r"pebs\."),
     ("pebs-past-max", [r"pebs\.buffer_full"], r"pebs\."),
     ("aj68", [r"pebs\.threshold"], r"pebs\."),
     ("pebs-pmi-lost", [r"pebs\.threshold"], r"pebs\."),
@@ -1917,6 +1949,8 @@ CASES = [
      case_vpmu_madt_threads_last),
     ("vpmu -smp 4,threads=2: a two-CPU check stopped by the watchdog, its partner running on",
      case_vpmu_xcore_abandoned),
+    ("vpmu silicon: PEBS records a shadow after the overflow, none with PDIR/PDist",
+     case_vpmu_pebs_shadow),
     ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
      case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
