@@ -392,7 +392,7 @@ struct loop_verdict {
 	char why[200];
 	/* Placement (records with registers, all of them; placed false otherwise). */
 	bool placed;
-	uint64_t last_ord;		/* the last record's eventing instruction */
+	uint64_t first_ord, last_ord;	/* the first and last records' eventing instructions */
 	uint64_t shadow_min, shadow_max, shadow_sum;	/* events past P, between records */
 	unsigned gaps;			/* ... over this many */
 	unsigned early;			/* records fewer than P events after the last */
@@ -453,7 +453,9 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t c
 						     (long long)(ord - from),
 						     v->records > 1 ? "the previous record" :
 						     "the window opened");
-			} else if (v->records > 1) {
+			} else if (v->records == 1) {
+				v->first_ord = ord;
+			} else {
 				uint64_t sh = ord - v->last_ord - s->period;
 
 				v->shadow_min = sh < v->shadow_min ? sh : v->shadow_min;
@@ -514,10 +516,11 @@ static enum check_status judge_loop_run(struct check_ctx *c, const struct pebs_s
 		return check_result(c, CHECK_FAIL, "%u record(s) early, first: %s", "each record at "
 				    "least %llu instructions (the reset value) after the one before",
 				    v->early, v->early_why, (unsigned long long)p);
-	if (v->shadow_max >= p)
+	if (v->shadow_max >= p || v->first_ord >= 2 * p)
 		return check_result(c, CHECK_FAIL, "a record %llu instructions late", "at most one "
 				    "period (%llu) past the overflow: a record missing", (unsigned long long)
-				    v->shadow_max, (unsigned long long)p);
+				    (v->first_ord >= 2 * p ? v->first_ord - p : v->shadow_max),
+				    (unsigned long long)p);
 	if (pdir && v->shadow_max)
 		return check_result(c, CHECK_FAIL, "shadow %llu..%llu instructions over %u gaps",
 				    "0: precise distribution puts every record on the overflowing "
