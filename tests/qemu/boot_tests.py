@@ -1240,9 +1240,10 @@ SILICON_MODELS = ("nehalem", "skylake", "icelake")
 # Adding or removing a framed run changes them; count again then.
 # Regions: lbr.cstate's recorded run added one on each; on Ice Lake-SP (a server part)
 # pmu.cache_levels no longer runs its L3 half (an eighth of the L3 is not above the L2):
-# three pairs fewer.
+# three pairs fewer. pebs.precise.pdir (PMC1 with PREC_DIST, Skylake only of the three)
+# added one on Skylake.
 ORACLE_MODELS = [
-    ("skylake", "Skylake-Client", 1360, 186),
+    ("skylake", "Skylake-Client", 1361, 186),
     ("nehalem", "Nehalem", 1342, 186),
     ("icelake", "Icelake-Server,model=106", 2373, 186),
 ]
