@@ -1010,9 +1010,11 @@ def case_vpmu_arch_lbr(wd):
     MONITOR/MWAIT with an MWAIT C3) every LBR check runs through IA32_LBR_CTL and passes
     (lbr.tos_wrap alone SKIPs: no TOS), adaptive PEBS's LBR group included, and lbr.cstate
     sees the stack kept across a HLT and cleared whole by MWAIT 20H, as CPUID.1CH:EAX[30]
-    allows."""
+    allows. Its PEBS checks pass too: load latency with Golden Cove's split latency field
+    (QEMU patch 41) and the auxiliary event, PDist on fixed counter 0."""
     r = run(["--vpmu", "--cpu", "Icelake-Server,model=143,+monitor", "--",
-             "tests=lbr.*,pebs.adaptive,pebs.precise.*"], wd, "vpmu_arch_lbr", timeout=600)
+             "tests=lbr.*,pebs.adaptive,pebs.precise.*,pebs.load_latency.*,pebs.fixed"], wd,
+            "vpmu_arch_lbr", timeout=600)
     tests, summary, header, text = clean_run(r, "arch LBR (model 143)")
     hdr = "\n".join(header)
     expect("LBR format 63," in hdr and "LBR: architectural, depth 32" in hdr and
@@ -1022,7 +1024,8 @@ def case_vpmu_arch_lbr(wd):
     skipped = [t.description for t in tests if t.skip]
     expect(skipped == ["lbr.tos_wrap"], "SKIPs other than lbr.tos_wrap: %s" % skipped)
     by = {t.description: (t.directive.text if t.directive else "") for t in tests}
-    for name in ("lbr.freeze_on_pmi", "lbr.basic_blocks", "lbr.cstate", "pebs.adaptive"):
+    for name in ("lbr.freeze_on_pmi", "lbr.basic_blocks", "lbr.cstate", "pebs.adaptive",
+                 "pebs.load_latency.l1", "pebs.load_latency.dram", "pebs.fixed"):
         expect(name in by, "%s did not run" % name)
     expect("cleared whole by MWAIT 0x20" in by["lbr.cstate"],
            "lbr.cstate did not see the deep C-state clear: %s" % by["lbr.cstate"])
@@ -1954,7 +1957,7 @@ CASES = [
      case_vpmu_xcore_abandoned),
     ("vpmu silicon: PEBS records a shadow after the overflow, none with PDIR/PDist",
      case_vpmu_pebs_shadow),
-    ("vpmu sapphire rapids (model 143): every LBR check on architectural LBR passes",
+    ("vpmu sapphire rapids (model 143): every LBR and PEBS check passes (architectural LBR)",
      case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
      vpmu_model("skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE], 4, smp=4)),
