@@ -32,6 +32,8 @@ static inline struct cpuid_regs cpuid(uint32_t leaf) { return cpuid_count(leaf, 
 #define CPUID_1_EDX_APIC		(1U << 9)
 #define CPUID_1_EDX_DS			(1U << 21)	/* debug store: BTS and PEBS */
 #define CPUID_1_EDX_SSE2		(1U << 26)
+/* Leaf 0AH (architectural performance monitoring) */
+#define CPUID_0A_EDX_ANYTHREAD_DEPRECATED	(1U << 15)	/* EVTSEL.AnyThread ignored */
 /* Leaf 0x80000001 */
 #define CPUID_80000001_EDX_PDPE1GB	(1U << 26)	/* 1-GiB pages */
 #define CPUID_80000001_EDX_LM		(1U << 29)

@@ -191,7 +191,6 @@ CHECK_DEFINE(310, "xcore.false_sharing", check_xcore_false_sharing,
  * the bit (CPUID.0AH:EDX[15]): then it SKIPs.
  */
 #define ANY_N		100000ULL
-#define CPUID_0A_EDX_ANYTHREAD_DEPRECATED	(1U << 15)
 
 struct any_side {
 	uint64_t n;
