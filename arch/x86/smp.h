@@ -104,7 +104,9 @@ int smp_fw_ap_run(unsigned cpu, void (*fn)(void *), void *arg);
 /* Runs fn(arg) on CPU `cpu` (0: here, directly) and waits at most timeout_us for it. */
 int run_on(unsigned cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
 
-/* Starts fn(arg) on `cpu` and returns; run_wait() collects it. Not for the BSP. */
+/* Starts fn(arg) on `cpu` and returns; run_wait() collects it. Not for the BSP. A check the
+ * watchdog stops (or a run_wait() that gives up) leaves fn running: arg must not point into
+ * the caller's stack (xcore_run_pair keeps a slot per CPU). */
 int run_start(unsigned cpu, void (*fn)(void *), void *arg);
 int run_wait(unsigned cpu, uint64_t timeout_us);
 
