@@ -25,5 +25,10 @@ void pmu_frame_run_msr(unsigned slot, pmu_workload_fn w, uint64_t n, void *arg, 
 /* The slot's CALL and the return address it pushes (for predicted branch records). */
 uint64_t pmu_frame_call_site(unsigned slot);
 uint64_t pmu_frame_return_site(unsigned slot);
+/* The instructions after the workload returns, in order: MOV ecx (the MSR), XOR eax, XOR
+ * edx (inside the window), then the closing WRMSR (i = 3). Their addresses in the slot, 0
+ * for i past them; i = 0 is the return site. */
+#define PMU_FRAME_TAIL_INSNS	4
+uint64_t pmu_frame_tail_site(unsigned slot, unsigned i);
 
 #endif /* PMU_FRAME_H */

@@ -49,12 +49,22 @@ pmu_frame_slot0_call:
 	.endif
 	callq	*%r11
 	.if \id == 0
-	.globl	pmu_frame_slot0_return
+	.globl	pmu_frame_slot0_return, pmu_frame_slot0_tail1, pmu_frame_slot0_tail2
+	.globl	pmu_frame_slot0_tail3
 pmu_frame_slot0_return:
 	.endif
 	movl	%ebx, %ecx
+	.if \id == 0
+pmu_frame_slot0_tail1:
+	.endif
 	xorl	%eax, %eax
+	.if \id == 0
+pmu_frame_slot0_tail2:
+	.endif
 	xorl	%edx, %edx
+	.if \id == 0
+pmu_frame_slot0_tail3:
+	.endif
 	wrmsr
 	MARKER	ORACLE_KIND_END, \id
 	lfence
