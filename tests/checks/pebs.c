@@ -277,36 +277,62 @@ static unsigned pebs_records(const struct pebs_setup *s)
 /* --- Where a record puts kernel_regs_loop ----------------------------------------------- */
 
 struct loop_pos {
-	uint64_t next[2], last[2];	/* candidates (two where the registers cannot tell) */
-	uint64_t done[2];		/* ... and the kernel's instructions retired in that state */
+	uint64_t next[3], last[3];	/* candidates (more than one where the registers cannot tell) */
+	uint64_t done[3];		/* ... and the kernel's instructions retired in that state */
 	unsigned ncand;
 };
+
+static void loop_cand(struct loop_pos *p, uint64_t next, uint64_t last, uint64_t done)
+{
+	p->next[p->ncand] = next, p->last[p->ncand] = last, p->done[p->ncand] = done;
+	p->ncand++;
+}
 
 /*
  * After k whole iterations and j more instructions (kernels.h): rax = k + (j >= 1), rdx =
  * k + (j >= 2), r8 = k + (j >= 3), rcx = n - k - (j >= 4). j = 0 and j = 4 leave the same
  * registers (the JNZ changes none): the record is then right before the JNZ or right after
- * it. The kernel has then retired its 4 set-up instructions and 5k + j more. False when no
- * state of the loop has these registers.
+ * it. The kernel has then retired its 4 set-up instructions and 5k + j more.
+ *
+ * After the last iteration (rcx = 0) the JNZ falls through to the RET, which changes none
+ * of them either, and the frame's tail (pmu/frame.h) follows in frame slot `slot`, inside
+ * the window: MOV ecx = the MSR (IA32_PERF_GLOBAL_CTRL), XOR eax, XOR edx. A record can
+ * describe one of those: the overflow came within a shadow of the window's end (issue 20
+ * A2's silicon shadow). The RET counts as the kernel's 5n + 5th instruction, the tail's
+ * as 5n + 6.. in `done`. False when no state of the loop or the tail has these registers.
  */
-static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, struct loop_pos *p)
+static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, unsigned slot,
+			       struct loop_pos *p)
 {
-	uint64_t a = g->ax, d = g->dx, e = g->r8, cx = g->cx;
+	uint64_t a = g->ax, d = g->dx, e = g->r8, cx = g->cx, end = 4 + 5 * n;
 	uint64_t top = addr(kernel_regs_loop_top), i1 = addr(kernel_regs_loop_i1);
 	uint64_t i2 = addr(kernel_regs_loop_i2), i3 = addr(kernel_regs_loop_i3);
-	uint64_t jnz = addr(kernel_regs_loop_jnz);
+	uint64_t jnz = addr(kernel_regs_loop_jnz), ret = addr(kernel_regs_loop_ret);
+	uint64_t t[PMU_FRAME_TAIL_INSNS];
 
-	p->ncand = 1;
+	for (unsigned i = 0; i < PMU_FRAME_TAIL_INSNS; i++)
+		t[i] = pmu_frame_tail_site(slot, i);
+	p->ncand = 0;
 	if (a == d + 1 && d == e && cx == n - d) {
-		p->next[0] = i1, p->last[0] = top, p->done[0] = 4 + 5 * d + 1;
+		loop_cand(p, i1, top, 4 + 5 * d + 1);
 	} else if (a == d && d == e + 1 && cx == n - e) {
-		p->next[0] = i2, p->last[0] = i1, p->done[0] = 4 + 5 * e + 2;
+		loop_cand(p, i2, i1, 4 + 5 * e + 2);
 	} else if (a == d && d == e && a >= 1 && cx == n - a + 1) {
-		p->next[0] = i3, p->last[0] = i2, p->done[0] = 4 + 5 * (a - 1) + 3;
+		loop_cand(p, i3, i2, 4 + 5 * (a - 1) + 3);
 	} else if (a == d && d == e && a >= 1 && cx == n - a) {
-		p->ncand = 2;
-		p->next[0] = jnz, p->last[0] = i3, p->done[0] = 4 + 5 * (a - 1) + 4;
-		p->next[1] = top, p->last[1] = jnz, p->done[1] = 4 + 5 * a;
+		loop_cand(p, jnz, i3, 4 + 5 * (a - 1) + 4);
+		if (cx) {
+			loop_cand(p, top, jnz, 4 + 5 * a);
+		} else {
+			loop_cand(p, ret, jnz, end);
+			loop_cand(p, t[0], ret, end + 1);
+		}
+	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == n && a == n) {
+		loop_cand(p, t[1], t[0], end + 2);
+	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == n && a == 0) {
+		loop_cand(p, t[2], t[1], end + 3);
+	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == 0 && a == 0) {
+		loop_cand(p, t[3], t[2], end + 4);
 	} else {
 		return false;
 	}
@@ -321,22 +347,46 @@ static bool in_loop_body(uint64_t a)
 	       a == addr(kernel_regs_loop_jnz);
 }
 
+/* Where a record leaves kernel_regs_loop: inside it, after its last JNZ with the RET still
+ * to retire, or after the RET (in the frame's tail). */
+enum loop_where { LOOP_BODY, LOOP_END, LOOP_RETURNED };
+
+/* Where a record whose eventing IP is a (not in the loop body) is: past the loop's end at
+ * its RET or the frame's tail in the window (a trap-like assist names the instruction that
+ * retired, a fault-like one the next, up to the closing WRMSR), or LOOP_BODY for neither. */
+static enum loop_where past_loop(uint64_t a, unsigned slot)
+{
+	if (a == addr(kernel_regs_loop_ret))
+		return pmu.pebs_trap ? LOOP_RETURNED : LOOP_END;
+	for (unsigned i = 0; i < PMU_FRAME_TAIL_INSNS - (pmu.pebs_trap ? 1 : 0); i++)
+		if (a == pmu_frame_tail_site(slot, i))
+			return LOOP_RETURNED;
+	return LOOP_BODY;
+}
+
 /*
- * One record of kernel_regs_loop(n): the general registers (where the record has them) must
- * be a state of the loop, rdi = n; the IP the instruction that state executes next; the
- * eventing IP the one that retired last (a trap-like assist, PERF_CAPABILITIES[6]) or the
- * IP itself (fault-like). 0 with *ord the eventing instruction's number among the window's
- * instructions (1 = the frame's CALL; 0 without registers), or -1 with why.
+ * One record of kernel_regs_loop(n) run in frame slot `slot`: the general registers (where
+ * the record has them) must be a state of the loop or of the frame's tail after it, rdi =
+ * n; the IP the instruction that state executes next; the eventing IP the one that retired
+ * last (a trap-like assist, PERF_CAPABILITIES[6]) or the IP itself (fault-like). 0 with *ord
+ * the eventing instruction's number among the window's instructions (1 = the frame's CALL;
+ * 0 without registers) and *where whether the record is from after the loop's last JNZ
+ * (it must then be the run's last) and its RET, or -1 with why.
  */
-static int check_loop_record(const struct pebs_sample *s, uint64_t n, uint64_t *ord, char *why,
-			     size_t whylen)
+static int check_loop_record(const struct pebs_sample *s, uint64_t n, unsigned slot,
+			     uint64_t *ord, enum loop_where *where, char *why, size_t whylen)
 {
 	struct loop_pos p;
 
 	*ord = 0;
+	*where = LOOP_BODY;
 	if (!s->has_regs) {
 		if (s->has_eventing_ip && !in_loop_body(s->eventing_ip)) {
-			fmt_snprintf(why, whylen, "eventing IP 0x%llx is no instruction of the loop",
+			*where = past_loop(s->eventing_ip, slot);
+			if (*where != LOOP_BODY)
+				return 0;
+			fmt_snprintf(why, whylen, "eventing IP 0x%llx is no instruction of the loop "
+				     "nor of the frame's tail after it",
 				     (unsigned long long)s->eventing_ip);
 			return -1;
 		}
@@ -347,7 +397,7 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, uint64_t *
 			     "writes RDI)", (unsigned long long)s->regs.di, (unsigned long long)n);
 		return -1;
 	}
-	if (!regs_loop_position(&s->regs, n, &p)) {
+	if (!regs_loop_position(&s->regs, n, slot, &p)) {
 		fmt_snprintf(why, whylen, "RAX %llu RDX %llu R8 %llu RCX %llu are no state of the loop",
 			     (unsigned long long)s->regs.ax, (unsigned long long)s->regs.dx,
 			     (unsigned long long)s->regs.r8, (unsigned long long)s->regs.cx);
@@ -366,13 +416,15 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, uint64_t *
 			return -1;
 		}
 		*ord = PMU_FRAME_HEAD_INSNS + p.done[i] + (pmu.pebs_trap ? 0 : 1);
+		*where = p.done[i] > 4 + 5 * n ? LOOP_RETURNED :
+			 p.done[i] == 4 + 5 * n ? LOOP_END : LOOP_BODY;
 		return 0;
 	}
 	fmt_snprintf(why, whylen, "IP 0x%llx, but the registers (RAX %llu RDX %llu R8 %llu RCX %llu) "
 		     "say the next instruction is 0x%llx%s", (unsigned long long)s->regs.ip,
 		     (unsigned long long)s->regs.ax, (unsigned long long)s->regs.dx,
 		     (unsigned long long)s->regs.r8, (unsigned long long)s->regs.cx,
-		     (unsigned long long)p.next[0], p.ncand > 1 ? " or the loop's top" : "");
+		     (unsigned long long)p.next[0], p.ncand > 1 ? " or the one after it" : "");
 	return -1;
 }
 
@@ -397,15 +449,18 @@ struct loop_verdict {
 	unsigned gaps;			/* ... over this many */
 	unsigned early;			/* records fewer than P events after the last */
 	char early_why[160];
+	bool past;			/* the last record from past the loop's last JNZ */
 };
 
-static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t counter_bit,
-			      unsigned wrmsrs, uint64_t t0, uint64_t t1, struct loop_verdict *v,
-			      char *err, size_t errlen)
+static int check_loop_records(const struct pebs_setup *s, uint64_t n, unsigned slot,
+			      uint64_t counter_bit, unsigned wrmsrs, uint64_t t0, uint64_t t1,
+			      struct loop_verdict *v, char *err, size_t errlen)
 {
 	static struct pebs_sample smp;
 	struct pebs_reader r;
 	uint64_t last_tsc = 0, ord;
+	enum loop_where where;
+	bool was_past = false;
 	int got;
 
 	memset(v, 0, sizeof(*v));
@@ -417,7 +472,10 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, uint64_t c
 		char why[200] = "";
 
 		v->records++;
-		if (check_loop_record(&smp, n, &ord, why, sizeof(why)) == 0) {
+		if (was_past) {
+			fmt_snprintf(why, sizeof(why), "a record after one from past the loop's end");
+		} else if (check_loop_record(&smp, n, slot, &ord, &where, why, sizeof(why)) == 0) {
+			was_past = v->past = where != LOOP_BODY;
 			if (smp.has_status && !(smp.status & counter_bit))
 				fmt_snprintf(why, sizeof(why), "status 0x%llx lacks the counter's bit 0x%llx",
 					     (unsigned long long)smp.status,
@@ -548,11 +606,13 @@ static enum check_status judge_loop_run(struct check_ctx *c, const struct pebs_s
 				    (unsigned long long)after, wrmsrs, (unsigned long long)v->last_ord,
 				    (unsigned long long)events);
 	fmt_snprintf(note, notelen, "shadow %llu..%llu (mean %llu.%02llu) instructions over %u gaps"
-		     "%s%s", (unsigned long long)v->shadow_min, (unsigned long long)v->shadow_max,
+		     "%s%s%s", (unsigned long long)v->shadow_min, (unsigned long long)v->shadow_max,
 		     (unsigned long long)(v->gaps ? v->shadow_sum / v->gaps : 0),
 		     (unsigned long long)(v->gaps ? v->shadow_sum * 100 / v->gaps % 100 : 0),
 		     v->gaps, pdir ? ", precise distribution" : "",
-		     pending ? ", the last overflow's assist still pending at the end" : "");
+		     pending ? ", the last overflow's assist still pending at the end" : "",
+		     v->past ? ", the last record past the loop's end (its RET or the frame's tail)" :
+		     "");
 	return CHECK_PASS;
 }
 
@@ -588,7 +648,7 @@ static enum check_status check_pebs_precise(struct check_ctx *c)
 	struct exec_counts e;
 	struct pmu_result res;
 	struct loop_verdict v;
-	char err[PMU_ERR_LEN], note[160];
+	char err[PMU_ERR_LEN], note[240];
 	uint64_t events, t0, t1;
 	enum check_status st;
 	int wrmsrs;
@@ -608,8 +668,8 @@ static enum check_status check_pebs_precise(struct check_ctx *c)
 	/* Events in the window: the frame's CALL, the kernel, MOV/XOR/XOR. */
 	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
 	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
-	if (check_loop_records(&s, PRECISE_N, 1ULL << s.idx, (unsigned)wrmsrs, t0, t1, &v, err,
-			       sizeof(err)))
+	if (check_loop_records(&s, PRECISE_N, res.region_id, 1ULL << s.idx, (unsigned)wrmsrs, t0, t1,
+			       &v, err, sizeof(err)))
 		return check_error(c, err, "well-formed records");
 	if (v.bad)
 		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "each record's "
@@ -967,9 +1027,10 @@ static const char *no_adaptive(void)
 	return NULL;
 }
 
-/* One adaptive run of regs_loop with cfg, LBR recording on or off; checks each record. */
+/* One adaptive run of regs_loop with cfg, LBR recording on or off; checks each record.
+ * *past counts the runs whose last record fell past the loop (in its shadow). */
 static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *records,
-			 char *why, size_t whylen)
+			 unsigned *pasts, char *why, size_t whylen)
 {
 	struct pebs_setup s = { .idx = pebs_gp_counter(0), .e = pebs_insn_evtsel(),
 				.period = precise_period(), .max = 40, .adaptive = adaptive,
@@ -979,6 +1040,7 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 	struct pmu_result res;
 	uint64_t dbg = 0, ord, want_groups = adaptive ? cfg : 0;
 	unsigned want_size = pebs_adaptive_size(want_groups);
+	enum loop_where where = LOOP_BODY;
 	int got;
 
 	for (unsigned i = 0; i < 32; i++)
@@ -1023,7 +1085,11 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 				     (unsigned long long)smp.status, s.idx);
 			return -1;
 		}
-		if (check_loop_record(&smp, ADAPT_N, &ord, why, whylen)) {
+		if (where != LOOP_BODY) {
+			fmt_snprintf(why, whylen, "record %u after one from past the loop's end", i);
+			return -1;
+		}
+		if (check_loop_record(&smp, ADAPT_N, res.region_id, &ord, &where, why, whylen)) {
 			char tmp[200];
 
 			fmt_snprintf(tmp, sizeof(tmp), "record %u: %s", i, why);
@@ -1042,30 +1108,36 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 				}
 		for (unsigned e = 0; e < smp.nr_lbr; e++) {
 			const struct pebs_lbr_entry *l = &smp.lbr[e];
+			uint64_t from = l->from & ~LBR_FROM_FLAG_MISPRED;
 			bool zero = !l->from && !l->to;
-			bool back = (l->from & ~LBR_FROM_FLAG_MISPRED) == addr(kernel_regs_loop_jnz) &&
-				    l->to == addr(kernel_regs_loop_top);
+			bool ret = e == 0 && where == LOOP_RETURNED;
+			bool want = ret ? from == addr(kernel_regs_loop_ret) &&
+					  l->to == pmu_frame_return_site(res.region_id) :
+					  from == addr(kernel_regs_loop_jnz) &&
+					  l->to == addr(kernel_regs_loop_top);
 
 			/* Recording: the newest entries are the loop's back edge (the first record
-			 * comes after 199 iterations, more than any stack holds). Not recording, and
-			 * the stack cleared: nothing. */
-			if (lbr_on ? !back : !zero) {
+			 * comes after 199 iterations, more than any stack holds), after the RET
+			 * for a record from past it (the last JNZ is not taken). Not recording,
+			 * and the stack cleared: nothing. */
+			if (lbr_on ? !want : !zero) {
 				fmt_snprintf(why, whylen, "record %u: LBR entry %u 0x%llx -> 0x%llx (info "
 					     "0x%llx) expected %s", i, e, (unsigned long long)l->from,
 					     (unsigned long long)l->to, (unsigned long long)l->info,
-					     lbr_on ? "the loop's back edge" :
-					     "zero: the LBR was cleared and not recording");
+					     !lbr_on ? "zero: the LBR was cleared and not recording" :
+					     ret ? "the loop's RET to the frame" : "the loop's back edge");
 				return -1;
 			}
 		}
 	}
+	*pasts += where != LOOP_BODY;
 	return got < 0 ? -1 : 0;
 }
 
 static enum check_status check_pebs_adaptive(struct check_ctx *c)
 {
 	char why[240];
-	unsigned records = 0, total = 0, lbrs;
+	unsigned records = 0, total = 0, lbrs, pasts = 0;
 	uint64_t want = (5 * ADAPT_N + 9) / precise_period();
 
 	if (no_adaptive())
@@ -1077,7 +1149,7 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 		uint64_t cfg = g | (g & PEBS_DATACFG_LBRS ? (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT : 0);
 		bool lbr_on = (g & PEBS_DATACFG_LBRS) && pmu.lbr.present && !lbr_unavailable(&pmu, false);
 
-		if (adaptive_once(cfg, true, lbr_on, &records, why, sizeof(why)))
+		if (adaptive_once(cfg, true, lbr_on, &records, &pasts, why, sizeof(why)))
 			return check_error(c, why, "records of the configured groups "
 					   "(DATA_CFG 0x%llx)", (unsigned long long)cfg);
 		if (records + 1 < want || records > want + 1)
@@ -1088,16 +1160,17 @@ static enum check_status check_pebs_adaptive(struct check_ctx *c)
 	/* The LBR group while the LBR does not record (and was cleared): zero entries (KVM once
 	 * filled it with the host's, pmu-errata.md 9e985cbf2942). */
 	if (adaptive_once(PEBS_DATACFG_LBRS | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, true,
-			  false, &records, why, sizeof(why)))
+			  false, &records, &pasts, why, sizeof(why)))
 		return check_error(c, why, "an empty LBR group");
 	/* A counter without its adaptive bit ignores DATA_CFG: basic records only. */
 	if (adaptive_once(0xf | (uint64_t)(lbrs - 1) << PEBS_DATACFG_LBR_SHIFT, false, false,
-			  &records, why, sizeof(why)))
+			  &records, &pasts, why, sizeof(why)))
 		return check_error(c, why, "basic records (no adaptive bit)");
 	return check_result(c, CHECK_PASS, "%u records over DATA_CFG 0..0xf (LBR entries %u), each of the "
 			    "configured size and groups, GPRs/XMMs/LBRs as the loop left them; basic "
-			    "records without the adaptive bit; an empty LBR group when not recording",
-			    "same", total, lbrs);
+			    "records without the adaptive bit; an empty LBR group when not recording"
+			    "%s", "same", total, lbrs, pasts ? "; a run's last record past the loop's "
+			    "end (its RET or the frame's tail)" : "");
 }
 CHECK_DEFINE(510, "pebs.adaptive", check_pebs_adaptive,
 	     "adaptive PEBS: every MSR_PEBS_DATA_CFG gives records of its size and groups, with the loop's GPRs, XMMs and LBRs",
@@ -1112,7 +1185,7 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 	struct exec_counts e;
 	struct pmu_result res;
 	struct loop_verdict v;
-	char err[PMU_ERR_LEN], note[160];
+	char err[PMU_ERR_LEN], note[240];
 	uint64_t t0, t1, events;
 	enum check_status st;
 	int wrmsrs;
@@ -1131,8 +1204,8 @@ static enum check_status check_pebs_fixed(struct check_ctx *c)
 	t1 = rdtsc();
 	region_predict_frame(FRAME_PMU, &kernel_regs_loop_desc, PRECISE_N, NULL, res.region_id, &e);
 	events = e.insns - (PMU_FRAME_REGION_INSNS - PMU_FRAME_INSNS);
-	if (check_loop_records(&s, PRECISE_N, 1ULL << GLOBAL_FIXED_SHIFT, (unsigned)wrmsrs, t0, t1,
-			       &v, err, sizeof(err)))
+	if (check_loop_records(&s, PRECISE_N, res.region_id, 1ULL << GLOBAL_FIXED_SHIFT,
+			       (unsigned)wrmsrs, t0, t1, &v, err, sizeof(err)))
 		return check_error(c, err, "well-formed records");
 	if (v.bad)
 		return check_result(c, CHECK_FAIL, "%u of %u records wrong, first: %s", "states of the "
