@@ -182,7 +182,7 @@ user_trampoline:
 	ud2
 
 /* Small CPL-3 probes for the user-mode checks. */
-	.globl	user_probe_cli, user_probe_rdpmc0, user_probe_hlt
+	.globl	user_probe_cli, user_probe_rdpmc0, user_probe_hlt, user_probe_iret
 user_probe_cli:
 	cli
 	ret
@@ -194,6 +194,24 @@ user_probe_rdpmc0:
 	ret
 user_probe_hlt:
 	hlt
+	ret
+
+/*
+ * user_probe_iret: called by the trampoline right after enter_user's IRETQ, the first CPL-3
+ * instructions of a user call. Returns PMC0's low 32 bits | PMC1's << 32, read with nothing
+ * at CPL 3 before them but the IRETQ (if it counts there), the trampoline's CALL, XOR and
+ * LFENCE (RDPMC is not serializing: the LFENCE lets every earlier instruction complete
+ * before the first read); between the reads no branch.
+ */
+user_probe_iret:
+	xorl	%ecx, %ecx
+	lfence
+	rdpmc
+	movl	%eax, %r8d
+	movl	$1, %ecx
+	rdpmc
+	shlq	$32, %rax
+	orq	%r8, %rax
 	ret
 
 	.section .note.GNU-stack, "", @progbits
