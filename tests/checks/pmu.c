@@ -1458,13 +1458,15 @@ CHECK_DEFINE(360, "pmu.usr_os", check_pmu_usr_os,
  * by the handler, so a PMI (as NMI: IF stays clear at CPL 3) interrupts the CPL-3 loop every
  * period; GP1 counts CPL-3 instructions too, without INT. An interrupt retires nothing of
  * the interrupted code (its instruction retired or runs again) and the handler runs at
- * CPL 0; the IRETQ that returns to CPL 3 is counted there on x86 (Weaver, "Non-determinism
- * and overcount on modern hardware performance counter implementations", ISPASS 2013). So
- * GP1's count(2N) - count(N) is exactly 4N, or 4N plus one per PMI, the same for every
- * repetition. Where there is a third GP counter it counts CPL-3 branches retired the same
- * way: N (one JNZ per iteration), or N plus one per PMI (that IRETQ is a far branch).
- * pmu-errata.md kind 2: SRF7 (+1 more instruction per PMI), Xen (PMIs inflate the branch
- * count).
+ * CPL 0; the IRETQ that returns to CPL 3 may be counted there (on the x86 parts Weaver
+ * measured it was: "Non-determinism and overcount on modern hardware performance counter
+ * implementations", ISPASS 2013). Whether this part counts it, iret_probe() finds out one
+ * way, without a PMI: k = 0 or 1. So GP1's count(2N) - count(N) is exactly 4N + k per
+ * PMI, the same for every repetition. Where there is a third GP counter it counts CPL-3
+ * branches retired the same way: N (one JNZ per iteration) + the probe's k for branches
+ * per PMI (that IRETQ is a far branch). pmu-errata.md kind 2: SRF7 (+1 more instruction
+ * per PMI), Xen (PMIs inflate the branch count): an excess per PMI the probe's IRETQ does
+ * not show is an erratum, whether the part counts the IRETQ at CPL 3 or not.
  */
 #define PMI_EXACT_PERIOD	1000
 static uint64_t exact_start;
@@ -1527,6 +1529,74 @@ static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *branches, uint64
 	return r;
 }
 
+/*
+ * How many times the IRETQ from CPL 0 into CPL 3 counts at CPL 3, as an instruction (*insn)
+ * and as a branch (*branch, where exact_branches()), probed one way: GP0 counts CPL-3
+ * instructions, GP1 CPL-3 branches from 0, enabled at CPL 0 (where they count nothing), and
+ * the first CPL-3 instructions after the IRETQ read them (user_probe_iret). Parts differ
+ * (the SDM's USR/OS flags say only which level counts, not which level a returning IRETQ
+ * retires at; Weaver et al. measured one extra user count per interrupt on the x86 parts
+ * they had), so pmu.pmi_exact takes the part's own value from here instead of accepting
+ * either: an erratum adding one per PMI on a part that counts none would hide otherwise.
+ * The least over PROBE_RUNS SMI-free runs (noise only adds). 0, or -1 with err.
+ */
+#define PROBE_RUNS	5
+
+static int iret_probe(uint64_t *insn, uint64_t *branch, char *err, size_t errlen)
+{
+	struct pmu_evtsel ins = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
+	struct pmu_evtsel br = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, true, false);
+	uint64_t enable = exact_branches() ? 0x3 : 0x1, best_i = ~0ULL, best_b = ~0ULL;
+	unsigned clean = 0;
+
+	for (unsigned t = 0; clean < PROBE_RUNS && t < 4 * PROBE_RUNS; t++) {
+		uint64_t smi0 = 0, smi1 = 0, ret = 0, flags, i, b;
+		int r, v;
+
+		if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&ins), 0, err, errlen)) ||
+		    (exact_branches() &&
+		     (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&br), 0, err, errlen))))
+			return r;
+		pmu_smi_count(&pmu, &smi0);
+		flags = irq_save();
+		pmu_global_ctrl_write(&pmu, enable, err, errlen);
+		v = user_call(user_probe_iret, 0, 0, 0, 0, true, &ret);
+		pmu_global_ctrl_write(&pmu, 0, err, errlen);
+		irq_restore(flags);
+		pmu_smi_count(&pmu, &smi1);
+		pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
+		if (exact_branches())
+			pmu_gp_program(&pmu, 1, 0, 0, err, errlen);
+		if (v != FAULT_NONE) {
+			fmt_snprintf(err, errlen, "RDPMC at CPL 3 with CR4.PCE set faulted (vector %d)",
+				     v);
+			return -1;
+		}
+		if (smi1 != smi0)
+			continue;
+		clean++;
+		i = (uint32_t)ret;
+		b = ret >> 32;
+		if (i < USER_PROBE_IRET_INSNS || (exact_branches() && b < USER_PROBE_IRET_BRANCHES)) {
+			fmt_snprintf(err, errlen, "CPL-3 instructions %llu, branches %llu before the "
+				     "first reads: fewer than the probe's own %u and %u",
+				     (unsigned long long)i, (unsigned long long)b,
+				     USER_PROBE_IRET_INSNS, USER_PROBE_IRET_BRANCHES);
+			return -1;
+		}
+		best_i = i - USER_PROBE_IRET_INSNS < best_i ? i - USER_PROBE_IRET_INSNS : best_i;
+		b -= USER_PROBE_IRET_BRANCHES;
+		best_b = exact_branches() && b < best_b ? b : best_b;
+	}
+	if (!clean) {
+		fmt_snprintf(err, errlen, "every one of %u probe runs took an SMI", 4 * PROBE_RUNS);
+		return -1;
+	}
+	*insn = best_i;
+	*branch = exact_branches() ? best_b : 0;
+	return 0;
+}
+
 /* Whether one repetition's runs at N and 2N are exact with k extra CPL-3 counts per PMI:
  * each run is per_n * N + C + k * its PMIs (C: the user call's own CPL-3 entry and exit,
  * the same in both), so b - a = per_n * N + k * (pb - pa). The PMIs are each run's own:
@@ -1540,7 +1610,7 @@ static bool exact_with(uint64_t a, uint64_t pa, uint64_t b, uint64_t pb, uint64_
 static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 {
 	char err[PMU_ERR_LEN], brs[160] = "";
-	uint64_t a, b, pa = 0, pb = 0, smi0 = 0, smi1 = 0, ba, bb, k = 0, bk = 0;
+	uint64_t a, b, pa = 0, pb = 0, smi0 = 0, smi1 = 0, ba, bb, ki, bki;
 	/* The first kept repetition, for a FAIL's detail. */
 	uint64_t fa = 0, fb = 0, fpa = 0, fpb = 0, fba = 0, fbb = 0;
 	unsigned kept = 0, discarded = 0, exact = 0, bexact = 0;
@@ -1564,6 +1634,13 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 	if (check_skip_unless_forced(c, gp_start_unwritable(exact_start),
 				     "start value needs full-width writes"))
 		return CHECK_SKIP;
+	if (iret_probe(&ki, &bki, err, sizeof(err)))
+		return check_error(c, err, "the IRETQ probe");
+	if (ki > 1 || bki > 1)
+		return check_result(c, CHECK_FAIL, "the IRETQ into CPL 3 counted there %llu time(s) "
+				    "as an instruction, %llu as a branch (probe)", "0 or 1 each: "
+				    "where it retires at CPL 3, once", (unsigned long long)ki,
+				    (unsigned long long)bki);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = exact_rearm;
 	pmi_route_nmi(exact_nmi);
@@ -1581,21 +1658,16 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		}
 		/* Each repetition is judged with its own PMI counts: with skid the PMIs of a run
 		 * vary, so a minimum over repetitions would pair counts of different runs. One
-		 * exact repetition is enough (counts are only ever added by noise); k, the
-		 * excess per PMI, must be 0 or 1 (the IRETQ back to CPL 3 may count there). */
+		 * exact repetition is enough (counts are only ever added by noise); the
+		 * excess per PMI must be what the probe found the IRETQ back to CPL 3 adds
+		 * there, nothing else. */
 		if (!kept) {
 			fa = a, fb = b, fpa = pa, fpb = pb, fba = ba, fbb = bb;
 		}
-		for (uint64_t kk = 0; kk <= 1; kk++) {
-			if (exact_with(a, pa, b, pb, 4, kk)) {
-				if (!exact++)
-					k = kk, fa = a, fb = b, fpa = pa, fpb = pb;
-			}
-			if (exact_branches() && exact_with(ba, pa, bb, pb, 1, kk)) {
-				if (!bexact++)
-					bk = kk, fba = ba, fbb = bb;
-			}
-		}
+		if (exact_with(a, pa, b, pb, 4, ki) && !exact++)
+			fa = a, fb = b, fpa = pa, fpb = pb;
+		if (exact_branches() && exact_with(ba, pa, bb, pb, 1, bki) && !bexact++)
+			fba = ba, fbb = bb;
 		kept++;
 	}
 	diff = (int64_t)(fb - fa);
@@ -1607,7 +1679,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		bextra = (int64_t)(fbb - fba) - (int64_t)PMU_N;
 		fmt_snprintf(brs, sizeof(brs), ", CPL-3 branches %lld more from N to 2N (%s)",
 			     (long long)(fbb - fba),
-			     bexact && bk ? "the returning IRETQ counted at CPL 3" :
+			     bexact && bki ? "the returning IRETQ counted at CPL 3" :
 			     bexact ? "nothing added" : "not exact");
 	} else {
 		fmt_snprintf(brs, sizeof(brs), ", branches not checked (%s)",
@@ -1626,23 +1698,25 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 	else if (!exact)
 		st = check_result(c, CHECK_FAIL, "%lld CPL-3 instructions from N to 2N, %lld more than the "
 				  "loop's %lld, with %lld more PMIs (%llu to %llu); no repetition of %u "
-				  "exact", "0 or 1 more per PMI of the same runs (the IRETQ back to "
-				  "CPL 3 may count there), nothing else N=%llu smi_discarded=%u",
+				  "exact", "%llu more per PMI of the same runs (the probe: the IRETQ back "
+				  "to CPL 3 counts %s there), nothing else N=%llu smi_discarded=%u",
 				  (long long)diff, (long long)extra, (long long)want, (long long)more,
-				  (unsigned long long)fpa, (unsigned long long)fpb, kept, PMU_N,
-				  discarded);
+				  (unsigned long long)fpa, (unsigned long long)fpb, kept,
+				  (unsigned long long)ki, ki ? "once" : "not", PMU_N, discarded);
 	else if (exact_branches() && !bexact)
 		st = check_result(c, CHECK_FAIL, "%lld CPL-3 branches from N to 2N, %lld more than the "
-				  "loop's %llu, with %lld more PMIs; no repetition of %u exact", "0 or 1 "
-				  "more per PMI of the same runs (the returning IRETQ), nothing else "
-				  "N=%llu smi_discarded=%u", (long long)(fbb - fba), (long long)bextra,
-				  PMU_N, (long long)more, kept, PMU_N, discarded);
+				  "loop's %llu, with %lld more PMIs; no repetition of %u exact", "%llu "
+				  "more per PMI of the same runs (the probe: the returning IRETQ counts "
+				  "%s as a CPL-3 branch), nothing else N=%llu smi_discarded=%u",
+				  (long long)(fbb - fba), (long long)bextra, PMU_N, (long long)more, kept,
+				  (unsigned long long)bki, bki ? "once" : "not", PMU_N, discarded);
 	else
 		st = check_result(c, CHECK_PASS, "%lld from N to 2N with %lld more PMIs (%s), %u of %u "
-				  "repetitions exact%s", "%lld + 0 or 1 per PMI of the same run "
-				  "N=%llu smi_discarded=%u", (long long)diff, (long long)(pb - pa),
-				  k ? "the returning IRETQ counted at CPL 3" : "nothing added", exact,
-				  kept, brs, (long long)want, PMU_N, discarded);
+				  "repetitions exact%s", "%lld + %llu per PMI of the same run (the "
+				  "IRETQ probe's) N=%llu smi_discarded=%u", (long long)diff,
+				  (long long)(pb - pa),
+				  ki ? "the returning IRETQ counted at CPL 3" : "nothing added", exact,
+				  kept, brs, (long long)want, (unsigned long long)ki, PMU_N, discarded);
 out:
 	pmi_unroute_nmi();
 	return st;
