@@ -636,16 +636,22 @@ CHECK_DEFINE(210, "pmu.width", check_pmu_width,
  * on from the written value, and what it counted before is gone (SDM Vol. 3B 18.2.1.1 puts
  * no condition on the write). KVM once kept the count since the counter started (its fix
  * "Fix perfctr WRMSR for running counters"; pmu-errata.md kind 9). GP0 counts CPL-0
- * instructions through loop4(m), is written RUNNING_VALUE while it counts, then counts
+ * instructions through loop4(m), is written `value` while it counts, then counts
  * loop4(N): its final value must not depend on m. The values at m = N and m = 2N must be
  * equal (within RUNNING_TOL: the same code runs after the write), and hold the written
  * value plus at least loop4(N)'s 4N.
+ *
+ * Twice: from RUNNING_VALUE, and where the counter is wider than 32 bits and takes a
+ * full-width write, from RUNNING_CARRY, 2N short of 2^32, so the count carries from bit 31
+ * into bit 32 halfway: the NetBurst Xeon MP lost that carry after a write to a running
+ * counter (spec update O8/O9, pmu-errata.md kind 9: "~2^32 error").
  */
 #define RUNNING_VALUE	0x10000ULL
 #define RUNNING_TOL	64	/* instructions */
 #define RUNNING_N	10000
+#define RUNNING_CARRY	((1ULL << 32) - 2 * RUNNING_N)
 
-static int running_once(uint64_t m, uint64_t *final, char *err, size_t errlen)
+static int running_once(uint64_t m, uint64_t value, uint64_t *final, char *err, size_t errlen)
 {
 	uint64_t flags;
 	int r, r2;
@@ -655,7 +661,7 @@ static int running_once(uint64_t m, uint64_t *final, char *err, size_t errlen)
 	flags = irq_save();
 	if (!(r = pmu_global_ctrl_write(&pmu, 1, err, errlen))) {
 		kernel_loop4(m, NULL);
-		r = pmu_gp_write_running(&pmu, 0, RUNNING_VALUE, err, errlen);
+		r = pmu_gp_write_running(&pmu, 0, value, err, errlen);
 		kernel_loop4(RUNNING_N, NULL);
 	}
 	r2 = pmu_global_ctrl_write(&pmu, 0, err, errlen);
@@ -667,54 +673,94 @@ static int running_once(uint64_t m, uint64_t *final, char *err, size_t errlen)
 	return r;
 }
 
-static enum check_status check_pmu_running_write(struct check_ctx *c)
+/* Whether the carry pass can run: a counter wider than 32 bits that takes RUNNING_CARRY. */
+static const char *no_carry_pass(void)
+{
+	if (pmu.gp_width <= 32)
+		return "a GP counter of 32 bits has no bit 32 to carry into";
+	if (gp_start_unwritable(RUNNING_CARRY))
+		return "writing 2^32 - 20000 needs full-width writes (PERF_CAPABILITIES[13])";
+	return NULL;
+}
+
+/* One value's pass: CHECK_PASS with *a, *b (the runs at m = N and 2N, least of the clean
+ * repetitions), or the verdict it reported. */
+static enum check_status running_pass(struct check_ctx *c, uint64_t value, uint64_t *a,
+				      uint64_t *b, unsigned *discarded)
 {
 	char err[PMU_ERR_LEN];
-	uint64_t a = UINT64_MAX, b = UINT64_MAX, v, smi0 = 0, smi1 = 0;
-	unsigned kept = 0, discarded = 0;
+	uint64_t smi0 = 0, smi1 = 0, v;
+	unsigned kept = 0;
 	int64_t gap;
 	int r;
+
+	*a = *b = UINT64_MAX;
+	for (unsigned t = 0; kept < PMU_REPS && t < 2 * PMU_REPS; t++) {
+		uint64_t x, y;
+
+		pmu_smi_count(&pmu, &smi0);
+		if ((r = running_once(RUNNING_N, value, &x, err, sizeof(err))) ||
+		    (r = running_once(2 * RUNNING_N, value, &y, err, sizeof(err))))
+			return check_error(c, r > 0 ? "fault" : err, "GP0 written 0x%llx while "
+					   "counting", (unsigned long long)value);
+		pmu_smi_count(&pmu, &smi1);
+		if (smi1 != smi0) {
+			(*discarded)++;
+			continue;
+		}
+		*a = x < *a ? x : *a;
+		*b = y < *b ? y : *b;
+		kept++;
+	}
+	if (!kept)
+		return check_result(c, CHECK_FAIL, "every repetition took an SMI", "a clean one");
+	gap = (int64_t)(*b - *a);
+	v = *a;
+	if (gap < -RUNNING_TOL || gap > RUNNING_TOL)
+		return check_result(c, CHECK_FAIL, "%llu after %u iterations before the write, %llu after "
+				    "%u (%+lld)", "the same: counting goes on from the written 0x%llx, "
+				    "what came before is gone%s smi_discarded=%u", (unsigned long long)*a,
+				    RUNNING_N, (unsigned long long)*b, 2 * RUNNING_N, (long long)gap,
+				    (unsigned long long)value, vpmu_note(), *discarded);
+	if (v < value + 4ULL * RUNNING_N || v > value + 4ULL * RUNNING_N + 1000)
+		return check_result(c, CHECK_FAIL, "0x%llx", "0x%llx..0x%llx (0x%llx written, then %u "
+				    "iterations of loop4 and the code around them%s)%s",
+				    (unsigned long long)v, value + 4ULL * RUNNING_N,
+				    value + 4ULL * RUNNING_N + 1000, (unsigned long long)value, RUNNING_N,
+				    value == RUNNING_CARRY ? "; the count carries into bit 32 halfway: "
+				    "a value 2^32 short is the carry lost (Xeon MP O8/O9)" : "",
+				    vpmu_note());
+	return CHECK_PASS;
+}
+
+static enum check_status check_pmu_running_write(struct check_ctx *c)
+{
+	uint64_t a, b, ca = 0, cb = 0;
+	unsigned discarded = 0;
+	enum check_status st;
+	char carry[160];
 
 	if (no_global_ctrl())
 		return check_skip(c, "%s", no_global_ctrl());
 	if (check_skip_unless_forced(c, !(pmu.events & (1U << ARCH_EVENT_INSTRUCTIONS)),
 				     "instructions retired not available (CPUID.0AH:EBX[1])"))
 		return CHECK_SKIP;
-	for (unsigned t = 0; kept < PMU_REPS && t < 2 * PMU_REPS; t++) {
-		uint64_t x, y;
-
-		pmu_smi_count(&pmu, &smi0);
-		if ((r = running_once(RUNNING_N, &x, err, sizeof(err))) ||
-		    (r = running_once(2 * RUNNING_N, &y, err, sizeof(err))))
-			return check_error(c, r > 0 ? "fault" : err, "GP0 written while counting");
-		pmu_smi_count(&pmu, &smi1);
-		if (smi1 != smi0) {
-			discarded++;
-			continue;
-		}
-		a = x < a ? x : a;
-		b = y < b ? y : b;
-		kept++;
+	if ((st = running_pass(c, RUNNING_VALUE, &a, &b, &discarded)) != CHECK_PASS)
+		return st;
+	if (no_carry_pass()) {
+		fmt_snprintf(carry, sizeof(carry), "; the carry into bit 32 not checked: %s",
+			     no_carry_pass());
+	} else {
+		if ((st = running_pass(c, RUNNING_CARRY, &ca, &cb, &discarded)) != CHECK_PASS)
+			return st;
+		fmt_snprintf(carry, sizeof(carry), "; from 0x%llx across bit 32: 0x%llx and 0x%llx",
+			     (unsigned long long)RUNNING_CARRY, (unsigned long long)ca,
+			     (unsigned long long)cb);
 	}
-	if (!kept)
-		return check_result(c, CHECK_FAIL, "every repetition took an SMI", "a clean one");
-	gap = (int64_t)(b - a);
-	v = a;
-	if (gap < -RUNNING_TOL || gap > RUNNING_TOL)
-		return check_result(c, CHECK_FAIL, "%llu after %u iterations before the write, %llu after "
-				    "%u (%+lld)", "the same: counting goes on from the written 0x%llx, "
-				    "what came before is gone%s smi_discarded=%u", (unsigned long long)a,
-				    RUNNING_N, (unsigned long long)b, 2 * RUNNING_N, (long long)gap,
-				    RUNNING_VALUE, vpmu_note(), discarded);
-	if (v < RUNNING_VALUE + 4ULL * RUNNING_N || v > RUNNING_VALUE + 4ULL * RUNNING_N + 1000)
-		return check_result(c, CHECK_FAIL, "%llu", "%llu..%llu (0x%llx written, then %u "
-				    "iterations of loop4 and the code around them)%s",
-				    (unsigned long long)v, RUNNING_VALUE + 4ULL * RUNNING_N,
-				    RUNNING_VALUE + 4ULL * RUNNING_N + 1000, RUNNING_VALUE, RUNNING_N,
-				    vpmu_note());
-	return check_result(c, CHECK_PASS, "%llu and %llu (%+lld)", "0x%llx + %u + the code after "
+	return check_result(c, CHECK_PASS, "%llu and %llu (%+lld)%s", "0x%llx + %u + the code after "
 			    "the write, whatever ran before it smi_discarded=%u", (unsigned long long)a,
-			    (unsigned long long)b, (long long)gap, RUNNING_VALUE, 4 * RUNNING_N, discarded);
+			    (unsigned long long)b, (long long)(b - a), carry, RUNNING_VALUE,
+			    4 * RUNNING_N, discarded);
 }
 CHECK_DEFINE(220, "pmu.running_write", check_pmu_running_write,
 	     "a counter written while it counts goes on from the value written",
