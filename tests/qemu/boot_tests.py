@@ -1048,6 +1048,34 @@ def case_vpmu_pebs_smi(wd):
     return "%s; %d PEBS results list runs discarded for SMIs, %.0f s" % (summary, n, r["seconds"])
 
 
+def case_vpmu_ret_outer_cpl(wd):
+    """Issue 20 B: srf7-irq (+1 instruction per interrupt) and xen-pmi (+1 branch per PMI)
+    caught without a fixed per-PMI baseline. pmu.pmi_exact once accepted 0 or 1 extra CPL-3
+    counts per PMI (the IRETQ back to CPL 3 may count there); on a part that does not count
+    it there (pmu-ret-outer-cpl=off) either erratum's +1 looked like the IRETQ and passed.
+    Now a one-way probe (RDPMC at CPL 3 right after an IRETQ) says what the part's IRETQ
+    adds, and a PMI must add exactly that: both errata fail on either kind of part, and
+    the clean part passes with the probe's value ("nothing added" when off)."""
+    out = []
+    for prop, want in (("on", "the returning IRETQ counted at CPL 3"), ("off", "nothing added")):
+        cpu = "Skylake-Client,pmu-ret-outer-cpl=" + prop
+        r = run(["--vpmu", "--cpu", cpu, "--", "tests=pmu.pmi_exact"], wd,
+                "vpmu_ret_outer_" + prop, timeout=300)
+        tests, summary, header, text = clean_run(r, "pmu.pmi_exact, " + cpu)
+        line = result_line(text, "pmu.pmi_exact")
+        expect(line.startswith("ok ") and ("more PMIs (%s)" % want) in line,
+               "%s: pmu.pmi_exact did not pass with %r: %s" % (cpu, want, line))
+        for erratum in ("srf7-irq", "xen-pmi"):
+            r = run(["--vpmu", "--cpu", cpu, "--erratum", erratum, "--", "tests=pmu.pmi_exact"],
+                    wd, "vpmu_ret_outer_%s_%s" % (prop, erratum), timeout=300)
+            tests, summary, header, text = parse_tap(r["log"])
+            line = result_line(text, "pmu.pmi_exact")
+            expect(r["rc"] == 1 and line.startswith("not ok "),
+                   "%s, erratum %s: pmu.pmi_exact did not fail: %s" % (cpu, erratum, line))
+        out.append("%s: clean passes (%s), srf7-irq and xen-pmi fail" % (prop, want))
+    return "; ".join(out)
+
+
 def case_vpmu_anythread(wd):
     """Issue 20 A7: with -smp 2,threads=2 (one core, two threads) xcore.anythread counts the
     sibling's CPL-3 loop exactly through AnyThread on Skylake-Client (version 4) and Nehalem
@@ -1345,6 +1373,7 @@ ERRATA = [
     ("legacy-zero-extend", [r"pmu\.width"], r"pmu\.width"),
     ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"(pmu|pebs|lbr)\."),
     ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
+    ("o8-carry", [r"pmu\.running_write"], r"pmu\.running_write"),
     ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model|pebs|lbr)\."),
     ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"],
      r"(pmu|pebs)\..*\.gp3$|pmu\.usr_os"),
@@ -1982,6 +2011,8 @@ CASES = [
      case_vpmu_pebs_shadow),
     ("vpmu: a PEBS record whose shadow runs past the loop's end is placed at its RET or tail",
      case_vpmu_pebs_shadow_end),
+    ("vpmu: srf7-irq and xen-pmi caught whether or not the part counts the returning IRETQ "
+     "at CPL 3", case_vpmu_ret_outer_cpl),
     ("vpmu sapphire rapids (model 143): every LBR and PEBS check passes (architectural LBR)",
      case_vpmu_arch_lbr),
     ("vpmu skylake -smp 4: every counter check passes on every CPU",
