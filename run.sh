@@ -3,7 +3,7 @@
 # run.sh: build pmuboot and boot it under QEMU + OVMF, or build the bootable disk image.
 #
 #   ./run.sh qemu [--smp N[,threads=T][,maxcpus=M]] [--cpu MODEL] [--mem MB] [--icount] [--oracle] [--kvm] [--timeout S]
-#                 [--vpmu [--silicon] [--seed N] [--madt ORDER]] [--erratum NAME] [--log FILE] [--com2 FILE]
+#                 [--vpmu [--silicon] [--seed N] [--madt ORDER] [--x2apic]] [--erratum NAME] [--log FILE] [--com2 FILE]
 #                 [--keep-image FILE]
 #                 [--shell ARGS] [-- OPTION...]
 #   ./run.sh linux [--vpmu [--silicon] [--seed N]] [--cpu MODEL] [--timeout S] [--log FILE]
@@ -41,6 +41,10 @@
 # binary kept to compare with). --madt threads-last has the emulated machine's ACPI MADT
 # list the first thread of every core, then the second (as the ACPI specification asks of
 # firmware); adjacent, the default, lists each core's threads together (QEMU's order).
+# --x2apic gives the emulated machine x2APIC (tcg-x2apic=on) and APIC IDs above 254: CPU 0
+# at APIC ID 0, the other --smp N - 1 (N plain, 2 by default) at 256, 257, ... (socket 1 of
+# a machine of two 129-core sockets), so OVMF hands over in x2APIC mode; one TCG thread runs
+# every vCPU (-accel tcg,thread=single).
 # linux: boots Debian's cloud kernel (fetched once into ~/.cache/pmuboot/linux) with an
 # initramfs of pmuboot-linux (make linux) and a small init, which runs it with ARGs
 # (default --no-bench) and powers off: the same checks, counted by Linux's own perf driver.
@@ -128,7 +132,7 @@ vpmu_profile() {
 
 cmd_qemu() {
 	local smp=1 cpu="" mem=256 icount=0 kvm=0 timeout=120 timeout_set=0 log=build/serial.log vpmu=0
-	local errata=() silicon=0 seed="" madt=""
+	local errata=() silicon=0 seed="" madt="" x2apic=0
 	local com2="" keep_image="" shell_args="" shell=0 oracle=0 oracle_out=build/oracle.txt opts=()
 	while (($#)); do
 		case $1 in
@@ -144,6 +148,7 @@ cmd_qemu() {
 		--silicon) silicon=1 ;;
 		--seed) seed=${2:?--seed needs N}; shift ;;
 		--madt) madt=${2:?--madt needs adjacent or threads-last}; shift ;;
+		--x2apic) x2apic=1 ;;
 		--timeout) timeout=${2:?--timeout needs seconds}; timeout_set=1; shift ;;
 		--log) log=$(from_caller "${2:?--log needs a file}"); shift ;;
 		--com2) com2=$(from_caller "${2:?--com2 needs a file}"); shift ;;
@@ -168,6 +173,16 @@ cmd_qemu() {
 	[[ -z $madt || $madt == adjacent || $madt == threads-last ]] ||
 		die "--madt $madt: not adjacent or threads-last"
 	[[ -z $madt ]] || ((vpmu)) || die "--madt needs --vpmu (the emulated machine's MADT order)"
+	local x2devs=()
+	if ((x2apic)); then
+		((vpmu)) || die "--x2apic needs --vpmu (the emulated machine's x2APIC)"
+		[[ -z $madt ]] || die "--x2apic and --madt: not together (--x2apic places the CPUs)"
+		[[ $smp =~ ^[0-9]+$ ]] && ((smp <= 64)) ||
+			die "--x2apic with --smp $smp: a plain number of CPUs, 2 to 64"
+		((smp >= 2)) || smp=2
+		for ((i = 0; i < smp - 1; i++)); do x2devs+=("socket-id=1,core-id=$i,thread-id=0"); done
+		smp="1,sockets=2,cores=129,threads=1,maxcpus=258"
+	fi
 
 	ensure_deps
 	build
@@ -179,6 +194,7 @@ cmd_qemu() {
 		[[ $cpu == *pmu=* ]] || cpu+=",pmu=on"	# pmu=off: the patched binary, no PMU
 		# several errata: one pmu-erratum=A+B (QEMU keeps only the last of a repeated property)
 		((${#errata[@]})) && cpu+=",pmu-erratum=$(IFS=+; echo "${errata[*]}")"
+		((x2apic)) && cpu+=",tcg-x2apic=on"
 		vpmu_profile
 		vpmu_selection
 	elif ((${#errata[@]})); then
@@ -223,7 +239,11 @@ cmd_qemu() {
 		[[ -r /dev/kvm && -w /dev/kvm ]] || die "--kvm: /dev/kvm is not usable here"
 		qemu+=(-accel kvm -cpu host)
 	else
-		qemu+=(-accel tcg -cpu "$cpu")
+		# --x2apic: one TCG thread. Under MTTCG the AP at APIC ID 256 may report after OVMF
+		# chose its APIC mode, and OVMF then hands over in xAPIC mode (3 boots of 8).
+		qemu+=(-accel "tcg$( ((x2apic)) && echo ,thread=single)" -cpu "$cpu")
+		# the CPUs on socket 1 (--x2apic): the -cpu properties reach them as the type's
+		for d in "${x2devs[@]}"; do qemu+=(-device "${cpu%%,*}-x86_64-cpu,$d"); done
 		if ((icount)); then qemu+=(-icount shift=0,sleep=off); fi
 		if ((oracle)); then
 			mkdir -p "$(dirname "$oracle_out")"
