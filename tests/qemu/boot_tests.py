@@ -604,17 +604,18 @@ def split_apic(name):
     return (m.group(1), int(m.group(2))) if m else (name, None)
 
 
-def check_every_cpu(tests, header, ncpus):
-    """Every CPU started and ran the same per-CPU checks, each tagged with its APIC ID, and
-    its unexpected-interrupt check passed; the rest ran once, untagged. Returns the start-up
-    times in ms."""
+def check_every_cpu(tests, header, ncpus, apic_ids=None):
+    """Every CPU started and ran the same per-CPU checks, each tagged with its APIC ID (CPU i
+    has APIC ID i unless apic_ids lists them), and its unexpected-interrupt check passed;
+    the rest ran once, untagged. Returns the start-up times in ms."""
+    ids = list(apic_ids) if apic_ids else list(range(ncpus))
     smp = header_value(header, "smp")
     expect(re.match(r"%d CPU\(s\) known \(MADT %d\), %d AP\(s\) started" % (ncpus, ncpus, ncpus - 1),
                     smp), "header smp: %r" % smp)
     starts = []
     for i in range(1, ncpus):
         line = header_value(header, "cpu %d" % i)
-        m = re.match(r"APIC ID %d, started in ([\d.]+) ms" % i, line)
+        m = re.match(r"APIC ID %d, started in ([\d.]+) ms" % ids[i], line)
         expect(m, "cpu %d: %r" % (i, line))
         starts.append(float(m.group(1)))
     by_cpu = {}
@@ -624,11 +625,12 @@ def check_every_cpu(tests, header, ncpus):
         expect(per_cpu == (apic is not None), "%s: tagged %s, per-CPU %s" % (t.description, apic, per_cpu))
         if per_cpu:
             by_cpu.setdefault(apic, []).append(base)
-    expect(sorted(by_cpu) == list(range(ncpus)), "per-CPU checks ran on APIC IDs %s" % sorted(by_cpu))
-    for apic in range(1, ncpus):
-        expect(by_cpu[apic] == by_cpu[0], "APIC %d ran other checks than APIC 0" % apic)
+    expect(sorted(by_cpu) == sorted(ids), "per-CPU checks ran on APIC IDs %s" % sorted(by_cpu))
+    for apic in ids[1:]:
+        expect(by_cpu[apic] == by_cpu[ids[0]], "APIC %d ran other checks than APIC %d" % (
+            apic, ids[0]))
     ok = {t.description for t in tests if t.ok and not t.skip}
-    for apic in range(ncpus):
+    for apic in ids:
         expect("system.unexpected_interrupts@apic%d" % apic in ok,
                "system.unexpected_interrupts@apic%d did not pass" % apic)
     return starts
@@ -922,11 +924,13 @@ GROUPS = ("cpuid", "fault", "apic", "watchdog", "user", "icount", "model", "pmu"
 NO_EVENTS = "tests=" + ",".join(g + ".*" for g in GROUPS)
 
 
-def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1):
+def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1, apic_ids=None,
+               apic_mode=None):
     """pmuboot on an emulated model: nothing fails, every counter check runs, or SKIPs for
     a reason this model explains (allowed: (check regex, reason regex) pairs). With smp > 1
     on every CPU, each with its own emulated PMU (threads > 1: that many hyper-threads a
-    core); extra: more run.sh arguments (--silicon)."""
+    core; apic_ids: the CPUs' APIC IDs where not 0..smp-1); extra: more run.sh arguments
+    (--silicon, --x2apic); apic_mode: what the header's apic line must start with."""
     def case(wd):
         smp_arg = str(smp) + (",threads=%d" % threads if threads > 1 else "")
         r = run(["--vpmu", "--cpu", cpu, "--smp", smp_arg, "--timeout", "900"] + list(extra) +
@@ -934,8 +938,11 @@ def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1):
         tests, summary, header, text = clean_run(r, "vpmu " + cpu)
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
+        if apic_mode:
+            expect(header_value(header, "apic").startswith(apic_mode),
+                   "header apic: %r, want %s" % (header_value(header, "apic"), apic_mode))
         if smp > 1:
-            check_every_cpu(tests, header, smp)
+            check_every_cpu(tests, header, smp, apic_ids)
         bad = []
         for t in tests:
             n = split_apic(t.description)[0]
@@ -2028,6 +2035,13 @@ CASES = [
      % SILICON_SEED,
      vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
                 4, smp=4, extra=("--silicon", "--seed", str(SILICON_SEED)), threads=2)),
+    # Issue 20 A8/D: x2APIC under TCG (patch 44), OVMF handing over in x2APIC mode because
+    # the second CPU's APIC ID is 256 (run.sh --x2apic).
+    ("vpmu silicon skylake --x2apic (APIC IDs 0 and 256): every counter check passes on both "
+     "CPUs (seed %d)" % SILICON_SEED,
+     vpmu_model("silicon_skylake_x2apic", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
+                4, smp=2, extra=("--silicon", "--seed", str(SILICON_SEED), "--x2apic"),
+                apic_ids=(0, 256), apic_mode="x2APIC")),
 ] + [
     ("vpmu erratum %s: %s" % (name, "the run passes: tolerated by design" if name in TOLERATED
                                 else "the run fails where it should"), vpmu_erratum(name, must, allowed))
