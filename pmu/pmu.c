@@ -162,7 +162,11 @@ uint32_t pmu_model_errata(uint32_t family, uint32_t model)
 		return PMU_ERRATUM_LBR_CALL_FILTER;
 	case 0x0f: case 0x16: case 0x17: case 0x1d:	/* Core 2 */
 		return PMU_ERRATUM_PEBS_CORE2;
+	case 0x2a: case 0x2d:				/* Sandy Bridge */
+	case 0x3a: case 0x3e:				/* Ivy Bridge */
+		return PMU_ERRATUM_HT_MEM_EXCL;
 	case 0x3c: case 0x3f: case 0x45: case 0x46:	/* Haswell */
+		return PMU_ERRATUM_PERIOD_128 | PMU_ERRATUM_HT_MEM_EXCL;
 	case 0x3d: case 0x47: case 0x4f: case 0x56:	/* Broadwell */
 		return PMU_ERRATUM_PERIOD_128;
 	default:
@@ -186,6 +190,10 @@ const char *pmu_erratum_note(uint32_t erratum)
 	if (erratum & PMU_ERRATUM_PERIOD_128)
 		return "known errata HSW11/BDM11/BDM55: INST_RETIRED PMI periods below 128 "
 		       "misbehave (Linux bdw_limit_period)";
+	if (erratum & PMU_ERRATUM_HT_MEM_EXCL)
+		return "known errata BJ122/BV98/HSD29: with hyper-threads the sibling's D0H-D3H "
+		       "MEM event on the same counter index corrupts the count (Linux intel_ht_bug "
+		       "makes them exclusive)";
 	return "known erratum";
 }
 

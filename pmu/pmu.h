@@ -154,6 +154,13 @@ struct pmu_caps {
 							 * wrongly (AAK100, AAP53, BD53; Linux
 							 * intel_pmu_nhm_workaround): Nehalem,
 							 * Westmere */
+#define PMU_ERRATUM_HT_MEM_EXCL		(1U << 7)	/* with hyper-threads, a D0H-D3H MEM_*
+							 * event counted on a counter index is
+							 * corrupted by the sibling counting one
+							 * on the same index (BJ122, BV98,
+							 * HSD29; Linux intel_ht_bug makes them
+							 * exclusive): Sandy Bridge, Ivy Bridge,
+							 * Haswell */
 /* Pure: the known errata of an Intel family 6 model (pmu-errata.md; kvm-unit-tests
  * gates its exact counts on the same list). */
 uint32_t pmu_model_errata(uint32_t family, uint32_t model);

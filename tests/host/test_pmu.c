@@ -1048,6 +1048,12 @@ static void test_model_errata(void **state)
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x1a)), 32);
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x2e)), 32);
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x3c)), 128);
+	assert_int_equal(pmu_model_errata(6, 0x2a), PMU_ERRATUM_HT_MEM_EXCL);
+	assert_int_equal(pmu_model_errata(6, 0x3e), PMU_ERRATUM_HT_MEM_EXCL);
+	assert_true(pmu_model_errata(6, 0x3c) & PMU_ERRATUM_HT_MEM_EXCL);
+	assert_false(pmu_model_errata(6, 0x3d) & PMU_ERRATUM_HT_MEM_EXCL);	/* Broadwell */
+	assert_false(pmu_model_errata(6, 0x5e) & PMU_ERRATUM_HT_MEM_EXCL);	/* Skylake */
+	assert_non_null(strstr(pmu_erratum_note(PMU_ERRATUM_HT_MEM_EXCL), "HSD29"));
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x4f)), 128);
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x5e)), 1);	/* Skylake */
 	assert_int_equal(pmu_min_pmi_period(pmu_model_errata(6, 0x6a)), 1);	/* Ice Lake-SP */
