@@ -300,3 +300,143 @@ static enum check_status check_xcore_anythread(struct check_ctx *c)
 CHECK_DEFINE(315, "xcore.anythread", check_xcore_anythread,
 	     "AnyThread (v3+): a counter counts the hyper-thread sibling's CPL-3 instructions, exactly",
 	     .flags = CHECK_PACKAGE);
+
+/* --- xcore.ht_mem: the sibling's MEM_* event on the same counter index ------------------ */
+
+/*
+ * pmu-errata.md "BJ122, BV98, HSD29": on Sandy Bridge, Ivy Bridge and Haswell with
+ * hyper-threads the D0H-D3H MEM_* events are corrupted by the sibling thread counting one
+ * on the same counter index (inferred from Linux's workaround, which makes those events
+ * exclusive across siblings: core.c intel_ht_bug, PMU_FL_EXCL_CNTRS). GP0 here counts
+ * MEM_INST_RETIRED.ALL_LOADS (D0H/81H; MEM_UOPS_RETIRED.ALL_LOADS from Sandy Bridge to
+ * Broadwell) over load_stream at N and 2N lines while the sibling counts the same event on
+ * its own GP0 over a spin loop that loads a flag: the difference must be exactly the
+ * kernel's 8 loads a line, and the sibling must have counted loads of its own (it ran,
+ * counting, all along).
+ */
+#define HTMEM_N		256ULL		/* lines: 2048 loads at N */
+#define HTMEM_SIB_MIN	1000		/* loads the sibling counts at the least */
+
+struct htmem_side {
+	uint64_t evtsel;
+	uint32_t counting, stop;	/* atomics */
+	uint64_t count;
+	int fault;
+};
+
+static void htmem_sibling(void *p)
+{
+	struct htmem_side *s = p;
+	char err[PMU_ERR_LEN];
+
+	if (pmu_gp_program(&pmu, 0, s->evtsel, 0, err, sizeof(err)) ||
+	    pmu_global_ctrl_write(&pmu, 1, err, sizeof(err)))
+		s->fault = 1;
+	__atomic_store_n(&s->counting, 1, __ATOMIC_RELEASE);
+	while (!s->fault && !__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
+	if (pmu_gp_read(&pmu, 0, &s->count))
+		s->fault = 1;
+	pmu_gp_program(&pmu, 0, 0, 0, err, sizeof(err));
+}
+
+/* Whether this microarchitecture has D0H/81H as its all-loads MEM event. */
+static bool htmem_event_known(void)
+{
+	switch (pmu.uarch) {
+	case UARCH_SANDY_BRIDGE: case UARCH_IVY_BRIDGE: case UARCH_HASWELL: case UARCH_BROADWELL:
+	case UARCH_SKYLAKE: case UARCH_SKYLAKE_X: case UARCH_KABY_LAKE: case UARCH_CANNON_LAKE:
+	case UARCH_ICE_LAKE: case UARCH_ICE_LAKE_X: case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE:
+	case UARCH_SAPPHIRE_RAPIDS: case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static enum check_status check_xcore_ht_mem(struct check_ctx *c)
+{
+	static struct htmem_side sides[MAX_CPUS];	/* not on this stack: see any_once */
+	struct pmu_evtsel e = { .event = 0xd0, .umask = 0x81, .os = true, .en = true };
+	struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
+	struct pmu_run_opts o = { .reps = 5 };
+	uint32_t apic[MAX_CPUS];
+	bool usable[MAX_CPUS];
+	char err[PMU_ERR_LEN];
+	static struct exec_counts m1, m2;
+	struct htmem_side *side;
+	struct cpu_topo t;
+	uint32_t me = this_cpu()->apic_id;
+	struct pmu_diff d;
+	int64_t want;
+	int sib, r, rm;
+
+	if (pmu_unavailable_reason(env.force_pmu))
+		return check_skip(c, "%s", pmu_unavailable_reason(false));
+	if (check_skip_unless_forced(c, !htmem_event_known(), "pmuboot knows no D0H/81H all-loads "
+				     "MEM event for this microarchitecture"))
+		return CHECK_SKIP;
+	if (check_skip_unless_forced(c, pmu.errata & PMU_ERRATUM_HT_MEM_EXCL, "%s",
+				     pmu_erratum_note(PMU_ERRATUM_HT_MEM_EXCL)))
+		return CHECK_SKIP;
+	if (smp.kept)
+		return check_skip(c, "boot services kept: the firmware's MP services run one blocking "
+				  "call at a time");
+	if (env.buf_size < 2 * HTMEM_N * 64)
+		return check_skip(c, "the test buffer holds %llu bytes; this check needs %llu",
+				  (unsigned long long)env.buf_size,
+				  (unsigned long long)(2 * HTMEM_N * 64));
+	cpu_topo_read(&t, env.cpu);
+	if (!t.known)
+		return check_skip(c, "no extended topology (CPUID 1FH/0BH): the sibling is unknown");
+	xcore_cpus(apic, usable);
+	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
+	if (sib < 0)
+		return check_skip(c, "no hyper-thread sibling of this CPU (APIC ID %u) runs pmuboot "
+				  "(CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
+	side = &sides[sib % MAX_CPUS];
+	*side = (struct htmem_side){ .evtsel = cfg.evtsel };
+	if ((r = run_start((unsigned)sib, htmem_sibling, side)))
+		return check_error(c, smp_error_name(r), "the sibling (APIC ID %u) started",
+				   smp.cpu[sib].apic_id);
+	for (uint64_t spin = 0; !__atomic_load_n(&side->counting, __ATOMIC_ACQUIRE); spin++)
+		if (spin > XCORE_SPIN_LIMIT) {
+			__atomic_store_n(&side->stop, 1, __ATOMIC_RELEASE);
+			run_wait((unsigned)sib, 1000000);
+			return check_error(c, "no answer", "the sibling (APIC ID %u) counting",
+					   smp.cpu[sib].apic_id);
+		}
+	rm = pmu_run_differential(&cfg, 1, &kernel_load_stream_desc, HTMEM_N,
+				  (void *)(uintptr_t)env.buf, &o, &d, err, sizeof(err));
+	__atomic_store_n(&side->stop, 1, __ATOMIC_RELEASE);
+	r = run_wait((unsigned)sib, 1000000);
+	if (rm)
+		return check_error(c, err, "load_stream counted");
+	if (r || side->fault)
+		return check_error(c, r ? smp_error_name(r) : "a PMU MSR faulted", "the sibling's "
+				   "counter (APIC ID %u)", smp.cpu[sib].apic_id);
+	region_predict_frame(FRAME_PMU, &kernel_load_stream_desc, HTMEM_N,
+			     (void *)(uintptr_t)env.buf, 0, &m1);
+	region_predict_frame(FRAME_PMU, &kernel_load_stream_desc, 2 * HTMEM_N,
+			     (void *)(uintptr_t)env.buf, 0, &m2);
+	want = (int64_t)(m2.loads - m1.loads);
+	if (side->count < HTMEM_SIB_MIN)
+		return check_result(c, CHECK_FAIL, "the sibling counted %llu loads",
+				    "at least %u: it spun on a load all along, counting D0H/81H on its "
+				    "GP0", (unsigned long long)side->count, HTMEM_SIB_MIN);
+	if (d.diff[0] != want)
+		return check_result(c, CHECK_FAIL, "%lld from N to 2N lines (%+lld), the sibling "
+				    "counting %llu loads on its GP0", "%lld: load_stream's own loads, "
+				    "none of the sibling's (BJ122/BV98/HSD29: a sibling's MEM event on "
+				    "the same counter index) N=%llu sibling APIC ID %u%s", (long long)d.diff[0],
+				    (long long)(d.diff[0] - want), (unsigned long long)side->count,
+				    (long long)want, HTMEM_N, smp.cpu[sib].apic_id, pmu_diff_note(&d));
+	return check_result(c, CHECK_PASS, "%lld from N to 2N lines, the sibling counting %llu loads "
+			    "on its GP0 meanwhile", "%lld: load_stream's own loads N=%llu sibling "
+			    "APIC ID %u%s", (long long)d.diff[0], (unsigned long long)side->count,
+			    (long long)want, HTMEM_N, smp.cpu[sib].apic_id, pmu_diff_note(&d));
+}
+CHECK_DEFINE(316, "xcore.ht_mem", check_xcore_ht_mem,
+	     "MEM_INST_RETIRED.ALL_LOADS on GP0 counts this CPU's loads only while the hyper-thread sibling counts the same event on its GP0",
+	     .flags = CHECK_PACKAGE);
