@@ -1381,6 +1381,7 @@ ERRATA = [
     ("wrap40", [r"pmu\.width", r"pmu\.overflow\.gp0"], r"(pmu|pebs|lbr)\."),
     ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
     ("o8-carry", [r"pmu\.running_write"], r"pmu\.running_write"),
+    ("kvm-emul-uncounted", [r"model\.cpuid_loop"], r"model\.cpuid_loop"),
     ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model|pebs|lbr)\."),
     ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"],
      r"(pmu|pebs)\..*\.gp3$|pmu\.usr_os"),
