@@ -1382,6 +1382,7 @@ ERRATA = [
     ("kvm-running-wrmsr", [r"pmu\.running_write"], r"pmu\.running_write"),
     ("o8-carry", [r"pmu\.running_write"], r"pmu\.running_write"),
     ("kvm-emul-uncounted", [r"model\.cpuid_loop"], r"model\.cpuid_loop"),
+    ("ht-mem-leak", [r"xcore\.ht_mem"], r"xcore\.ht_mem"),
     ("rdpmc-stale", [r"pmu\.frame", r"model\."], r"(pmu|model|pebs|lbr)\."),
     ("tfa-pmc3", [r"pmu\.arch\.instructions\.gp3", r"pmu\.overflow\.gp3"],
      r"(pmu|pebs)\..*\.gp3$|pmu\.usr_os"),
@@ -1451,7 +1452,9 @@ EVENT_ERRATA = ("aaj80-misp-exec", "ssex-umask-ignored", "nhm-stall-inv-ignored"
 ERRATUM_CPUS.update({e: "Nehalem" for e in EVENT_ERRATA})
 # Errata that need a second CPU to show (a PMI sent to the wrong core; a CBo missed by
 # software that finds one too few of two).
-ERRATUM_SMP = {"unc-pmi-wrong-core": 2, "unc-cbo-count-off-by-one": 2}
+ERRATUM_SMP = {"unc-pmi-wrong-core": 2, "unc-cbo-count-off-by-one": 2,
+               # a hyper-thread sibling's MEM event leaking into the same counter index
+               "ht-mem-leak": "2,threads=2"}
 # What an erratum boot runs: the groups its "may also fail" pattern names (a bug the checks
 # of other groups cannot see is not looked for there: the whole suite in each of 54 boots
 # was most of make check's time), the seed-event errata the families of events they touch
