@@ -198,20 +198,12 @@ user_probe_hlt:
 
 /*
  * user_probe_iret: called by the trampoline right after enter_user's IRETQ, the first CPL-3
- * instructions of a user call. Returns PMC0's low 32 bits | PMC1's << 32, read with nothing
- * at CPL 3 before them but the IRETQ (if it counts there), the trampoline's CALL, XOR and
- * LFENCE (RDPMC is not serializing: the LFENCE lets every earlier instruction complete
- * before the first read); between the reads no branch.
+ * instructions of a user call, it raises #UD at once (a faulting instruction does not
+ * retire). At CPL 3 there retired the IRETQ (if it counts there) and the trampoline's CALL;
+ * the #UD's delivery took the CPU back to CPL 0, where the caller reads its counters. One
+ * delivery from CPL 3 and one IRETQ into it: what a PMI at CPL 3 adds too.
  */
 user_probe_iret:
-	xorl	%ecx, %ecx
-	lfence
-	rdpmc
-	movl	%eax, %r8d
-	movl	$1, %ecx
-	rdpmc
-	shlq	$32, %rax
-	orq	%r8, %rax
-	ret
+	ud2
 
 	.section .note.GNU-stack, "", @progbits

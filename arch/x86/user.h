@@ -56,10 +56,11 @@ void user_restore_gs(void);
 uint64_t user_probe_cli(uint64_t, uint64_t, uint64_t, uint64_t);
 uint64_t user_probe_rdpmc0(uint64_t, uint64_t, uint64_t, uint64_t);
 uint64_t user_probe_hlt(uint64_t, uint64_t, uint64_t, uint64_t);
-/* PMC0 | PMC1 << 32 (32 bits each) as the first CPL-3 instructions of a user call read them:
- * the IRETQ into CPL 3 (where it counts there) and 3 instructions (CALL, XOR, LFENCE), 1
- * branch (the CALL) retired at CPL 3 before them. */
-#define USER_PROBE_IRET_INSNS		3
+/* Raises #UD as the first thing a user call runs at CPL 3: before it, the IRETQ into CPL 3
+ * (where it counts there) and 1 instruction and 1 branch (the trampoline's CALL) retired at
+ * CPL 3; its delivery returns to CPL 0, where counters can be read without RDPMC's
+ * ordering questions. */
+#define USER_PROBE_IRET_INSNS		1
 #define USER_PROBE_IRET_BRANCHES	1
 uint64_t user_probe_iret(uint64_t, uint64_t, uint64_t, uint64_t);
 

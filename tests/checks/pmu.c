@@ -1576,15 +1576,18 @@ static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *branches, uint64
 }
 
 /*
- * How many times the IRETQ from CPL 0 into CPL 3 counts at CPL 3, as an instruction (*insn)
- * and as a branch (*branch, where exact_branches()), probed one way: GP0 counts CPL-3
- * instructions, GP1 CPL-3 branches from 0, enabled at CPL 0 (where they count nothing), and
- * the first CPL-3 instructions after the IRETQ read them (user_probe_iret). Parts differ
- * (the SDM's USR/OS flags say only which level counts, not which level a returning IRETQ
- * retires at; Weaver et al. measured one extra user count per interrupt on the x86 parts
- * they had), so pmu.pmi_exact takes the part's own value from here instead of accepting
- * either: an erratum adding one per PMI on a part that counts none would hide otherwise.
- * The least over PROBE_RUNS SMI-free runs (noise only adds). 0, or -1 with err.
+ * What one interrupt of CPL-3 code adds to CPL-3 counts, as instructions (*insn) and as
+ * branches (*branch, where exact_branches()), probed one way without a PMI: GP0 counts
+ * CPL-3 instructions, GP1 CPL-3 branches from 0, enabled at CPL 0 (where they count
+ * nothing); a user call's IRETQ enters CPL 3, the trampoline's CALL runs user_probe_iret,
+ * whose #UD (a fault: it does not retire) is delivered back to CPL 0, where the counters are
+ * read after the serializing WRMSR that stops them. Beyond the CALL that is one IRETQ into
+ * CPL 3 and one delivery out of it, as a PMI at CPL 3 has. Parts differ (the SDM's USR/OS
+ * flags say which level counts, not at which a returning IRETQ retires; Weaver et al.
+ * measured one extra user count per interrupt on the x86 parts they had), so pmu.pmi_exact
+ * takes the part's own value from here instead of accepting 0 or 1: an erratum adding one
+ * per PMI on a part that counts none would hide otherwise. Every one of PROBE_RUNS SMI-free
+ * probes must agree (nothing else runs: interrupts are off). 0, or -1 with err.
  */
 #define PROBE_RUNS	5
 
@@ -1592,54 +1595,71 @@ static int iret_probe(uint64_t *insn, uint64_t *branch, char *err, size_t errlen
 {
 	struct pmu_evtsel ins = pmu_arch_evtsel(ARCH_EVENT_INSTRUCTIONS, true, false);
 	struct pmu_evtsel br = pmu_arch_evtsel(ARCH_EVENT_BRANCHES, true, false);
-	uint64_t enable = exact_branches() ? 0x3 : 0x1, best_i = ~0ULL, best_b = ~0ULL;
+	uint64_t enable = exact_branches() ? 0x3 : 0x1;
+	uint64_t lo_i = ~0ULL, hi_i = 0, lo_b = ~0ULL, hi_b = 0;
 	unsigned clean = 0;
 
 	for (unsigned t = 0; clean < PROBE_RUNS && t < 4 * PROBE_RUNS; t++) {
-		uint64_t smi0 = 0, smi1 = 0, ret = 0, flags, i, b;
-		int r, v;
+		uint64_t smi0 = 0, smi1 = 0, ret = 0, flags, i = 0, b = 0;
+		int r, r2 = 0, v;
 
 		if ((r = pmu_gp_program(&pmu, 0, pmu_evtsel_encode(&ins), 0, err, errlen)) ||
 		    (exact_branches() &&
-		     (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&br), 0, err, errlen))))
-			return r;
+		     (r = pmu_gp_program(&pmu, 1, pmu_evtsel_encode(&br), 0, err, errlen)))) {
+			if (r > 0)
+				fmt_snprintf(err, errlen, "programming GP0/GP1 faulted (vector %d)", r);
+			return -1;
+		}
 		pmu_smi_count(&pmu, &smi0);
 		flags = irq_save();
 		pmu_global_ctrl_write(&pmu, enable, err, errlen);
-		v = user_call(user_probe_iret, 0, 0, 0, 0, true, &ret);
+		v = user_call(user_probe_iret, 0, 0, 0, 0, false, &ret);
 		pmu_global_ctrl_write(&pmu, 0, err, errlen);
 		irq_restore(flags);
 		pmu_smi_count(&pmu, &smi1);
+		r = pmu_gp_read(&pmu, 0, &i);
+		if (exact_branches())
+			r2 = pmu_gp_read(&pmu, 1, &b);
 		pmu_gp_program(&pmu, 0, 0, 0, err, errlen);
 		if (exact_branches())
 			pmu_gp_program(&pmu, 1, 0, 0, err, errlen);
-		if (v != FAULT_NONE) {
-			fmt_snprintf(err, errlen, "RDPMC at CPL 3 with CR4.PCE set faulted (vector %d)",
-				     v);
+		if (r || r2) {
+			fmt_snprintf(err, errlen, "reading GP0/GP1 faulted (vector %d)", r ? r : r2);
+			return -1;
+		}
+		if (v != X86_TRAP_UD) {
+			fmt_snprintf(err, errlen, "the CPL-3 UD2 ended the user call with vector %d, "
+				     "not #UD (6)", v);
 			return -1;
 		}
 		if (smi1 != smi0)
 			continue;
 		clean++;
-		i = (uint32_t)ret;
-		b = ret >> 32;
 		if (i < USER_PROBE_IRET_INSNS || (exact_branches() && b < USER_PROBE_IRET_BRANCHES)) {
-			fmt_snprintf(err, errlen, "CPL-3 instructions %llu, branches %llu before the "
-				     "first reads: fewer than the probe's own %u and %u",
-				     (unsigned long long)i, (unsigned long long)b,
-				     USER_PROBE_IRET_INSNS, USER_PROBE_IRET_BRANCHES);
+			fmt_snprintf(err, errlen, "CPL-3 instructions %llu, branches %llu: fewer than "
+				     "the probe's own CALL (%u and %u)", (unsigned long long)i,
+				     (unsigned long long)b, USER_PROBE_IRET_INSNS,
+				     USER_PROBE_IRET_BRANCHES);
 			return -1;
 		}
-		best_i = i - USER_PROBE_IRET_INSNS < best_i ? i - USER_PROBE_IRET_INSNS : best_i;
-		b -= USER_PROBE_IRET_BRANCHES;
-		best_b = exact_branches() && b < best_b ? b : best_b;
+		i -= USER_PROBE_IRET_INSNS;
+		b = exact_branches() ? b - USER_PROBE_IRET_BRANCHES : 0;
+		lo_i = i < lo_i ? i : lo_i, hi_i = i > hi_i ? i : hi_i;
+		lo_b = b < lo_b ? b : lo_b, hi_b = b > hi_b ? b : hi_b;
 	}
 	if (!clean) {
 		fmt_snprintf(err, errlen, "every one of %u probe runs took an SMI", 4 * PROBE_RUNS);
 		return -1;
 	}
-	*insn = best_i;
-	*branch = exact_branches() ? best_b : 0;
+	if (lo_i != hi_i || lo_b != hi_b) {
+		fmt_snprintf(err, errlen, "%u probes disagree: %llu..%llu instructions, %llu..%llu "
+			     "branches beyond the CALL", clean, (unsigned long long)lo_i,
+			     (unsigned long long)hi_i, (unsigned long long)lo_b,
+			     (unsigned long long)hi_b);
+		return -1;
+	}
+	*insn = lo_i;
+	*branch = lo_b;
 	return 0;
 }
 
@@ -1683,10 +1703,10 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 	if (iret_probe(&ki, &bki, err, sizeof(err)))
 		return check_error(c, err, "the IRETQ probe");
 	if (ki > 1 || bki > 1)
-		return check_result(c, CHECK_FAIL, "the IRETQ into CPL 3 counted there %llu time(s) "
-				    "as an instruction, %llu as a branch (probe)", "0 or 1 each: "
-				    "where it retires at CPL 3, once", (unsigned long long)ki,
-				    (unsigned long long)bki);
+		return check_result(c, CHECK_FAIL, "an IRETQ into CPL 3 and a #UD delivered out of it "
+				    "added %llu CPL-3 instruction(s), %llu branch(es) (probe)", "0 or 1 "
+				    "each: the IRETQ, once, where it retires at CPL 3; a delivery "
+				    "retires nothing", (unsigned long long)ki, (unsigned long long)bki);
 	memset(&pmi_stats, 0, sizeof(pmi_stats));
 	pmi_stats.rearm = exact_rearm;
 	pmi_route_nmi(exact_nmi);
