@@ -331,7 +331,10 @@ static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, unsigned s
 		loop_cand(p, t[1], t[0], end + 2);
 	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == n && a == 0) {
 		loop_cand(p, t[2], t[1], end + 3);
-	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == 0 && a == 0) {
+	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == 0 && a == 0 && pmu.pebs_trap) {
+		/* Fault-like, this state would name the closing WRMSR as the eventing one:
+		 * outside the window (the WRMSR that stops counting counts, if at all, in
+		 * pmu_frame_wrmsrs()'s slack, never as a record's instruction). */
 		loop_cand(p, t[3], t[2], end + 4);
 	} else {
 		return false;
@@ -352,13 +355,14 @@ static bool in_loop_body(uint64_t a)
 enum loop_where { LOOP_BODY, LOOP_END, LOOP_RETURNED };
 
 /* Where a record whose eventing IP is a (not in the loop body) is: past the loop's end at
- * its RET or the frame's tail in the window (a trap-like assist names the instruction that
- * retired, a fault-like one the next, up to the closing WRMSR), or LOOP_BODY for neither. */
+ * its RET or the frame's tail in the window (MOV, XOR, XOR: a trap-like assist names the
+ * instruction that retired, a fault-like one the next; never the closing WRMSR), or
+ * LOOP_BODY for neither. */
 static enum loop_where past_loop(uint64_t a, unsigned slot)
 {
 	if (a == addr(kernel_regs_loop_ret))
 		return pmu.pebs_trap ? LOOP_RETURNED : LOOP_END;
-	for (unsigned i = 0; i < PMU_FRAME_TAIL_INSNS - (pmu.pebs_trap ? 1 : 0); i++)
+	for (unsigned i = 0; i < PMU_FRAME_TAIL_INSNS - 1; i++)
 		if (a == pmu_frame_tail_site(slot, i))
 			return LOOP_RETURNED;
 	return LOOP_BODY;
