@@ -180,6 +180,7 @@ cmd_qemu() {
 		[[ $smp =~ ^[0-9]+$ ]] && ((smp <= 64)) ||
 			die "--x2apic with --smp $smp: a plain number of CPUs, 2 to 64"
 		((smp >= 2)) || smp=2
+		local i
 		for ((i = 0; i < smp - 1; i++)); do x2devs+=("socket-id=1,core-id=$i,thread-id=0"); done
 		smp="1,sockets=2,cores=129,threads=1,maxcpus=258"
 	fi

@@ -609,6 +609,7 @@ def check_every_cpu(tests, header, ncpus, apic_ids=None):
     has APIC ID i unless apic_ids lists them), and its unexpected-interrupt check passed;
     the rest ran once, untagged. Returns the start-up times in ms."""
     ids = list(apic_ids) if apic_ids else list(range(ncpus))
+    expect(len(ids) == ncpus, "check_every_cpu: %d APIC IDs for %d CPUs" % (len(ids), ncpus))
     smp = header_value(header, "smp")
     expect(re.match(r"%d CPU\(s\) known \(MADT %d\), %d AP\(s\) started" % (ncpus, ncpus, ncpus - 1),
                     smp), "header smp: %r" % smp)
