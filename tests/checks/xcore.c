@@ -317,13 +317,14 @@ CHECK_DEFINE(315, "xcore.anythread", check_xcore_anythread,
  * not the least of them: a leak lasts only while both threads run, and the least run is
  * the one the sibling spent least of alongside.
  */
-#define HTMEM_N		1024ULL		/* lines: 8192 loads at N */
+#define HTMEM_N		4096ULL		/* lines: 32768 loads at N */
 #define HTMEM_REPS	5
 #define HTMEM_SIB_MIN	1000		/* loads the sibling counts at the least */
 
 struct htmem_side {
 	uint64_t evtsel;
 	uint32_t counting, stop;	/* atomics */
+	uint64_t beat;			/* the spin loop's iterations (atomic) */
 	uint64_t count;
 	int fault;
 };
@@ -337,8 +338,11 @@ static void htmem_sibling(void *p)
 	    pmu_global_ctrl_write(&pmu, 1, err, sizeof(err)))
 		s->fault = 1;
 	__atomic_store_n(&s->counting, 1, __ATOMIC_RELEASE);
-	while (!s->fault && !__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+	while (!s->fault && !__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&s->beat, __atomic_load_n(&s->beat, __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
 		cpu_relax();
+	}
 	pmu_global_ctrl_write(&pmu, 0, err, sizeof(err));
 	if (pmu_gp_read(&pmu, 0, &s->count))
 		s->fault = 1;
@@ -346,9 +350,11 @@ static void htmem_sibling(void *p)
 }
 
 /* HTMEM_REPS runs each at N and 2N lines, alternating, runs that took an SMI redone: their
- * counts in at[0] and at[1]. 0, or an error. */
-static int htmem_runs(const struct ctr_cfg *cfg, uint64_t at[2][HTMEM_REPS], unsigned *smi_runs,
-		      char *err, size_t errlen)
+ * counts in at[0] and at[1]. Each run starts once the sibling's loop has gone round again
+ * (it is running now: on silicon at once; an emulator's vCPU threads may wait for the host).
+ * 0, or an error. */
+static int htmem_runs(const struct ctr_cfg *cfg, const struct htmem_side *side,
+		      uint64_t at[2][HTMEM_REPS], unsigned *smi_runs, char *err, size_t errlen)
 {
 	struct pmu_run_opts o = { .reps = 1 };
 	unsigned tries = 0;
@@ -359,6 +365,14 @@ static int htmem_runs(const struct ctr_cfg *cfg, uint64_t at[2][HTMEM_REPS], uns
 			int r;
 
 			do {
+				uint64_t b0 = __atomic_load_n(&side->beat, __ATOMIC_RELAXED);
+
+				for (uint64_t spin = 0;
+				     __atomic_load_n(&side->beat, __ATOMIC_RELAXED) == b0; spin++)
+					if (spin > XCORE_SPIN_LIMIT) {
+						fmt_snprintf(err, errlen, "the sibling's loop stopped");
+						return -1;
+					}
 				if (tries++ > 8 * HTMEM_REPS) {
 					fmt_snprintf(err, errlen, "%u runs, %u with an SMI", tries - 1,
 						     *smi_runs);
@@ -451,7 +465,7 @@ static enum check_status check_xcore_ht_mem(struct check_ctx *c)
 			return check_error(c, "no answer", "the sibling (APIC ID %u) counting",
 					   smp.cpu[sib].apic_id);
 		}
-	rm = htmem_runs(&cfg, at, &smi_runs, err, sizeof(err));
+	rm = htmem_runs(&cfg, side, at, &smi_runs, err, sizeof(err));
 	__atomic_store_n(&side->stop, 1, __ATOMIC_RELEASE);
 	r = run_wait((unsigned)sib, 1000000);
 	if (rm)
