@@ -250,11 +250,8 @@ static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_
 
 static enum check_status check_xcore_anythread(struct check_ctx *c)
 {
-	uint32_t apic[MAX_CPUS];
-	bool usable[MAX_CPUS];
 	char err[PMU_ERR_LEN];
-	struct cpu_topo t;
-	uint32_t me = this_cpu()->apic_id;
+	const char *why;
 	uint64_t a1, a2, o1, o2, smis = 0;
 	int sib;
 
@@ -271,14 +268,8 @@ static enum check_status check_xcore_anythread(struct check_ctx *c)
 	if (smp.kept)
 		return check_skip(c, "boot services kept: the firmware's MP services run one blocking "
 				  "call at a time");
-	cpu_topo_read(&t, env.cpu);
-	if (!t.known)
-		return check_skip(c, "no extended topology (CPUID 1FH/0BH): the sibling is unknown");
-	xcore_cpus(apic, usable);
-	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
-	if (sib < 0)
-		return check_skip(c, "no hyper-thread sibling of this CPU (APIC ID %u) runs pmuboot "
-				  "(CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
+	if ((sib = xcore_sibling(&why)) < 0)
+		return check_skip(c, "%s", why);
 	if (any_once((unsigned)sib, true, ANY_N, &a1, &smis, err, sizeof(err)) ||
 	    any_once((unsigned)sib, true, 2 * ANY_N, &a2, &smis, err, sizeof(err)) ||
 	    any_once((unsigned)sib, false, ANY_N, &o1, &smis, err, sizeof(err)) ||
@@ -420,13 +411,10 @@ static enum check_status check_xcore_ht_mem(struct check_ctx *c)
 	struct ctr_cfg cfg = { .idx = 0, .evtsel = pmu_evtsel_encode(&e) };
 	uint64_t at[2][HTMEM_REPS], lo1, hi1, lo2, hi2;
 	unsigned smi_runs = 0;
-	uint32_t apic[MAX_CPUS];
-	bool usable[MAX_CPUS];
 	char err[PMU_ERR_LEN];
 	static struct exec_counts m1, m2;
 	struct htmem_side *side;
-	struct cpu_topo t;
-	uint32_t me = this_cpu()->apic_id;
+	const char *why;
 	int64_t want;
 	int sib, r, rm;
 
@@ -445,14 +433,8 @@ static enum check_status check_xcore_ht_mem(struct check_ctx *c)
 		return check_skip(c, "the test buffer holds %llu bytes; this check needs %llu",
 				  (unsigned long long)env.buf_size,
 				  (unsigned long long)(2 * HTMEM_N * 64));
-	cpu_topo_read(&t, env.cpu);
-	if (!t.known)
-		return check_skip(c, "no extended topology (CPUID 1FH/0BH): the sibling is unknown");
-	xcore_cpus(apic, usable);
-	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
-	if (sib < 0)
-		return check_skip(c, "no hyper-thread sibling of this CPU (APIC ID %u) runs pmuboot "
-				  "(CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
+	if ((sib = xcore_sibling(&why)) < 0)
+		return check_skip(c, "%s", why);
 	side = &sides[sib % MAX_CPUS];
 	*side = (struct htmem_side){ .evtsel = cfg.evtsel };
 	if ((r = run_start((unsigned)sib, htmem_sibling, side)))

@@ -99,6 +99,30 @@ int xcore_partner(const char **why)
 }
 
 
+int xcore_sibling(const char **why)
+{
+	static char buf[160];
+	uint32_t apic[MAX_CPUS];
+	bool usable[MAX_CPUS];
+	struct cpu_topo t;
+	uint32_t me = this_cpu()->apic_id;
+	int sib;
+
+	cpu_topo_read(&t, env.cpu);
+	if (!t.known) {
+		*why = "no extended topology (CPUID 1FH/0BH): the sibling is unknown";
+		return -1;
+	}
+	xcore_cpus(apic, usable);
+	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
+	if (sib < 0) {
+		fmt_snprintf(buf, sizeof(buf), "no hyper-thread sibling of this CPU (APIC ID %u) runs "
+			     "pmuboot (CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
+		*why = buf;
+	}
+	return sib;
+}
+
 static void run_side(void *p)
 {
 	struct xcore_side *s = p;

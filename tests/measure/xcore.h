@@ -47,6 +47,9 @@ void xcore_cpus(uint32_t apic[MAX_CPUS], bool usable[MAX_CPUS]);
  * none, naming the siblings and remote CPUs passed over.
  */
 int xcore_partner(const char **why);
+/* This CPU's hyper-thread sibling among the chosen idle CPUs, by CPUID 1FH/0BH; -1 with *why
+ * saying why there is none (no extended topology, or no sibling runs pmuboot). */
+int xcore_sibling(const char **why);
 
 /* One side: its kernel in a measurement frame, counting HITM loads where it can. */
 struct xcore_side {
