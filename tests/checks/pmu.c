@@ -1745,7 +1745,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 		bextra = (int64_t)(fbb - fba) - (int64_t)PMU_N;
 		fmt_snprintf(brs, sizeof(brs), ", CPL-3 branches %lld more from N to 2N (%s)",
 			     (long long)(fbb - fba),
-			     bexact && bki ? "the returning IRETQ counted at CPL 3" :
+			     bexact && bki ? "one per interrupt round trip at CPL 3" :
 			     bexact ? "nothing added" : "not exact");
 	} else {
 		fmt_snprintf(brs, sizeof(brs), ", branches not checked (%s)",
@@ -1764,16 +1764,16 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 	else if (!exact)
 		st = check_result(c, CHECK_FAIL, "%lld CPL-3 instructions from N to 2N, %lld more than the "
 				  "loop's %lld, with %lld more PMIs (%llu to %llu); no repetition of %u "
-				  "exact", "%llu more per PMI of the same runs (the probe: the IRETQ back "
-				  "to CPL 3 counts %s there), nothing else N=%llu smi_discarded=%u",
+				  "exact", "%llu more per PMI of the same runs (the probe: an interrupt's "
+				  "round trip, IRETQ in and delivery out, counts %s at CPL 3), nothing else N=%llu smi_discarded=%u",
 				  (long long)diff, (long long)extra, (long long)want, (long long)more,
 				  (unsigned long long)fpa, (unsigned long long)fpb, kept,
 				  (unsigned long long)ki, ki ? "once" : "not", PMU_N, discarded);
 	else if (exact_branches() && !bexact)
 		st = check_result(c, CHECK_FAIL, "%lld CPL-3 branches from N to 2N, %lld more than the "
 				  "loop's %llu, with %lld more PMIs; no repetition of %u exact", "%llu "
-				  "more per PMI of the same runs (the probe: the returning IRETQ counts "
-				  "%s as a CPL-3 branch), nothing else N=%llu smi_discarded=%u",
+				  "more per PMI of the same runs (the probe: an interrupt's round trip "
+				  "counts %s as a CPL-3 branch), nothing else N=%llu smi_discarded=%u",
 				  (long long)(fbb - fba), (long long)bextra, PMU_N, (long long)more, kept,
 				  (unsigned long long)bki, bki ? "once" : "not", PMU_N, discarded);
 	else
@@ -1781,7 +1781,7 @@ static enum check_status check_pmu_pmi_exact(struct check_ctx *c)
 				  "repetitions exact%s", "%lld + %llu per PMI of the same run (the "
 				  "IRETQ probe's) N=%llu smi_discarded=%u", (long long)diff,
 				  (long long)(pb - pa),
-				  ki ? "the returning IRETQ counted at CPL 3" : "nothing added", exact,
+				  ki ? "one per interrupt round trip at CPL 3" : "nothing added", exact,
 				  kept, brs, (long long)want, (unsigned long long)ki, PMU_N, discarded);
 out:
 	pmi_unroute_nmi();

@@ -1061,11 +1061,12 @@ def case_vpmu_ret_outer_cpl(wd):
     caught without a fixed per-PMI baseline. pmu.pmi_exact once accepted 0 or 1 extra CPL-3
     counts per PMI (the IRETQ back to CPL 3 may count there); on a part that does not count
     it there (pmu-ret-outer-cpl=off) either erratum's +1 looked like the IRETQ and passed.
-    Now a one-way probe (RDPMC at CPL 3 right after an IRETQ) says what the part's IRETQ
-    adds, and a PMI must add exactly that: both errata fail on either kind of part, and
+    Now a probe without a PMI (an IRETQ into CPL 3 and a #UD delivered back, counters read
+    at CPL 0) says what one interrupt's round trip adds at CPL 3, and a PMI must add exactly
+    that: both errata fail on either kind of part, and
     the clean part passes with the probe's value ("nothing added" when off)."""
     out = []
-    for prop, want in (("on", "the returning IRETQ counted at CPL 3"), ("off", "nothing added")):
+    for prop, want in (("on", "one per interrupt round trip at CPL 3"), ("off", "nothing added")):
         cpu = "Skylake-Client,pmu-ret-outer-cpl=" + prop
         r = run(["--vpmu", "--cpu", cpu, "--", "tests=pmu.pmi_exact"], wd,
                 "vpmu_ret_outer_" + prop, timeout=300)
