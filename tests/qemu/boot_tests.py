@@ -934,9 +934,23 @@ def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1, apic_id
     (--silicon, --x2apic); apic_mode: what the header's apic line must start with."""
     def case(wd):
         smp_arg = str(smp) + (",threads=%d" % threads if threads > 1 else "")
-        r = run(["--vpmu", "--cpu", cpu, "--smp", smp_arg, "--timeout", "900"] + list(extra) +
-                ["--", "bts", NO_EVENTS], wd, "vpmu_" + label, timeout=900)
-        tests, summary, header, text = clean_run(r, "vpmu " + cpu)
+        late = 0
+        while True:
+            r = run(["--vpmu", "--cpu", cpu, "--smp", smp_arg, "--timeout", "900"] + list(extra) +
+                    ["--", "bts", NO_EVENTS], wd, "vpmu_%s%s" % (label, "_%d" % late if late else ""),
+                    timeout=900)
+            tests, summary, header, text = clean_run(r, "vpmu " + cpu)
+            # OVMF (a release build, a fixed wait) switches to x2APIC only if the AP at APIC
+            # ID 256 checked in before it stopped waiting; on a busy host it sometimes has
+            # not (1 boot in 10 beside two QEMU builds), and pmuboot then rightly refuses to
+            # start a CPU an xAPIC IPI cannot reach alone. That is the firmware's timing
+            # under TCG, not the run under test: boot again, at most twice, and say so.
+            if (apic_mode and late < 2 and not header_value(header, "apic").startswith(apic_mode)
+                    and re.search(r"^# cpu \d+: APIC ID \d+, not started; .*above 254 with the "
+                                  r"local APIC in xAPIC mode", r["log"], re.M)):
+                late += 1
+                continue
+            break
         expect(re.search(r"^version %d," % version, header_value(header, "pmu")),
                "header does not show PMU version %d: %r" % (version, header_value(header, "pmu")))
         if apic_mode:
@@ -955,8 +969,9 @@ def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1, apic_id
         expect(not bad, "counter checks skipped without a reason this model explains:\n%s"
                % "\n".join(bad))
         ran = sum(1 for t in tests if not t.skip and t.description.startswith(COUNTER_GROUPS))
-        return "%s; %d counter, model, PEBS, LBR and BTS checks ran%s in %.1f s" % (
-            summary, ran, " on %d CPUs" % smp if smp > 1 else "", r["seconds"])
+        return "%s; %d counter, model, PEBS, LBR and BTS checks ran%s in %.1f s%s" % (
+            summary, ran, " on %d CPUs" % smp if smp > 1 else "", r["seconds"],
+            " (booted again %d time(s): OVMF had handed over in xAPIC mode)" % late if late else "")
     return case
 
 
@@ -2035,20 +2050,23 @@ CASES = [
       vpmu_model("silicon_" + label, cpu, allowed, v,
                  extra=("--silicon", "--seed", str(SILICON_SEED))))
      for label, cpu, v, allowed in VPMU_MODELS if label in SILICON_MODELS] + [
-    # Issue 20 D: the silicon profile with hyper-threads, two cores of two threads, as the
-    # part has them (siblings share L1/L2 in the cache model; AnyThread counts both).
-    ("vpmu silicon skylake -smp 4,threads=2: every counter check passes on every CPU (seed %d)"
-     % SILICON_SEED,
-     vpmu_model("silicon_skylake_smp4", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
-                4, smp=4, extra=("--silicon", "--seed", str(SILICON_SEED)), threads=2)),
-    # Issue 20 A8/D: x2APIC under TCG (patch 44), OVMF handing over in x2APIC mode because
-    # the second CPU's APIC ID is 256 (run.sh --x2apic).
-    ("vpmu silicon skylake --x2apic (APIC IDs 0 and 256): every counter check passes on both "
-     "CPUs (seed %d)" % SILICON_SEED,
-     vpmu_model("silicon_skylake_x2apic", "Skylake-Client", [NOT_NEHALEM, NO_SLOTS_GP, NO_ADAPTIVE],
-                4, smp=2, extra=("--silicon", "--seed", str(SILICON_SEED), "--x2apic"),
-                apic_ids=(0, 256), apic_mode="x2APIC")),
 ] + [
+    # Issue 20 D: the silicon profile with hyper-threads, two cores of two threads, as the
+    # parts have them (siblings share L1/L2 in the cache model; AnyThread counts both).
+    ("vpmu silicon %s -smp 4,threads=2: every counter check passes on every CPU (seed %d)"
+     % (label, SILICON_SEED),
+     vpmu_model("silicon_%s_smp4" % label, cpu, allowed, v, smp=4,
+                extra=("--silicon", "--seed", str(SILICON_SEED)), threads=2))
+    for label, cpu, v, allowed in VPMU_MODELS if label in SILICON_MODELS] + [
+    # Issue 20 A8/D: x2APIC under TCG (patch 44), OVMF handing over in x2APIC mode because
+    # the second CPU's APIC ID is 256 (run.sh --x2apic). Not Nehalem: its CPUID has no
+    # x2APIC (Westmere-EP was the first Xeon with it).
+    ("vpmu silicon %s --x2apic (APIC IDs 0 and 256): every counter check passes on both "
+     "CPUs (seed %d)" % (label, SILICON_SEED),
+     vpmu_model("silicon_%s_x2apic" % label, cpu, allowed, v, smp=2,
+                extra=("--silicon", "--seed", str(SILICON_SEED), "--x2apic"),
+                apic_ids=(0, 256), apic_mode="x2APIC"))
+    for label, cpu, v, allowed in VPMU_MODELS if label in ("skylake", "icelake")] + [
     ("vpmu erratum %s: %s" % (name, "the run passes: tolerated by design" if name in TOLERATED
                                 else "the run fails where it should"), vpmu_erratum(name, must, allowed))
     for name, must, allowed in ERRATA]
