@@ -297,7 +297,9 @@ bool pebs_has_ld_lat(const struct pmu_caps *p)
 	case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
 		return p->pebs_format >= 1;
 	default:
-		return false;
+		/* A hybrid part's P-core is a Golden Cove or later big core (Linux's cpu_core
+		 * PMU takes the Sapphire Rapids load-latency constraints, aux event included). */
+		return pebs_golden_cove(p) && p->pebs_format >= 1;
 	}
 }
 

@@ -945,8 +945,10 @@ static enum check_status check_pebs_load_latency(struct check_ctx *c)
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
 	if (check_skip_unless_forced(c, !pebs_has_ld_lat(&pmu),
-				     "no load-latency PEBS on %s (Nehalem and later big cores)",
-				     pmu_uarch_name(pmu.uarch)))
+				     "no load-latency PEBS on %s%s%s (Nehalem and later big cores; "
+				     "the Atom cores' event, Gracemont's 05D0H, is not used here)",
+				     pmu_uarch_name(pmu.uarch), pmu.hybrid ? ", " : "",
+				     pmu.hybrid ? pmu_core_type_name(pmu.core_type) : ""))
 		return CHECK_SKIP;
 	if (env.buf_size < lc->nodes * 64)
 		return check_skip(c, "the %llu-byte test buffer holds fewer than %llu lines",
@@ -1410,9 +1412,12 @@ static enum check_status check_pebs_frontend(struct check_ctx *c)
 	if (no_pebs())
 		return check_skip(c, "%s", no_pebs());
 	if (!pebs_has_frontend(&pmu) && !env.force_pmu)
-		return check_skip(c, "FRONTEND_RETIRED (C6H/01H) and MSR_PEBS_FRONTEND are Skylake's and "
-				  "later big cores' (seed 003 18.13.1.4); this is %s",
-				  pmu_uarch_name(pmu.uarch));
+		return check_skip(c, "FRONTEND_RETIRED as C6H/01H with MSR_PEBS_FRONTEND (seed 003 "
+				  "18.13.1.4) is known here for Skylake to Rocket Lake only (Golden "
+				  "Cove and later big cores and the Atom cores: not used here); this "
+				  "is %s%s%s", pmu_uarch_name(pmu.uarch),
+				  pmu.hybrid ? ", " : "",
+				  pmu.hybrid ? pmu_core_type_name(pmu.core_type) : "");
 	if (fc->prep != FE_FLUSH_PAGES)
 		return fe_measure(c, false);
 	/* The ITLB and STLB cases count one miss per 4 KiB page of the 64 KiB kernel (its

@@ -529,6 +529,33 @@ static void test_pdir(void **state)
 	assert_false(pebs_pdir(&p, true, 0, 0, 0));
 }
 
+/* Load-latency PEBS: Nehalem and later big cores, and a hybrid part's P-cores only. */
+static void test_ld_lat(void **state)
+{
+	struct pmu_caps p;
+	(void)state;
+
+	memset(&p, 0, sizeof(p));
+	p.pebs_format = 1;
+	p.uarch = UARCH_NEHALEM;
+	assert_true(pebs_has_ld_lat(&p));
+	p.uarch = UARCH_GOLDMONT;
+	assert_false(pebs_has_ld_lat(&p));
+	p.pebs_format = 4;
+	p.uarch = UARCH_ALDER_LAKE;
+	p.hybrid = true;
+	p.core_type = HYBRID_CORE_CORE;
+	assert_true(pebs_has_ld_lat(&p));
+	p.core_type = HYBRID_CORE_ATOM;
+	assert_false(pebs_has_ld_lat(&p));
+	p.uarch = UARCH_SAPPHIRE_RAPIDS;
+	p.hybrid = false;
+	p.core_type = 0;
+	assert_true(pebs_has_ld_lat(&p));
+	p.pebs_format = 0;
+	assert_false(pebs_has_ld_lat(&p));
+}
+
 static void test_dse(void **state)
 {
 	(void)state;
@@ -556,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_bts_records),
 		cmocka_unit_test(test_availability),
 		cmocka_unit_test(test_pdir),
+		cmocka_unit_test(test_ld_lat),
 		cmocka_unit_test(test_dse),
 	};
 

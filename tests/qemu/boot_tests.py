@@ -979,7 +979,7 @@ def vpmu_model(label, cpu, allowed, version, smp=1, extra=(), threads=1, apic_id
 COUNTER_GROUPS = ("pmu.", "model.", "pebs.", "lbr.", "bts.")
 NOT_NEHALEM = (r"pmu\.nehalem\.", r"Nehalem/Westmere events; this is ")
 NO_ADAPTIVE = (r"pebs\.(adaptive|fixed)$", r"PEBS_BASELINE\[14\]=0")
-NO_FRONTEND = (r"pebs\.frontend\.", r"Skylake's and later big cores")
+NO_FRONTEND = (r"pebs\.frontend\.", r"known here for Skylake to Rocket Lake")
 NHM_CALL_FILTER = (r"lbr\.filter\.(no_jumps|calls_only|near_rel_jmp|near_ind_jmp)$",
                    r"nhm_lbr_sel_map")
 V1_GLOBAL = (r"(pebs|lbr)\.", r"PMU version 1|needs GLOBAL_CTRL")
