@@ -90,10 +90,13 @@ uint64_t pmu_debugctl_baseline(const struct pmu_caps *p, uint64_t debugctl);
  * Nehalem and Westmere (PMU_ERRATUM_NHM_RESET: AAK100, AAP53, BD53): before counters are
  * added, the four GP selectors run the three non-counting events 4300B5H, 4300D2H,
  * 4300B1H (and 4300B1H again, as Linux's intel_pmu_nhm_workaround: some do count) for a
- * moment with GLOBAL_CTRL bits 0-3 set, then selectors and counters are cleared again. Call
- * with GLOBAL_CTRL 0, and clear the overflow status after (both callers, pmu_reset and
- * pmu_run, do); does nothing on other models, nor where PEBS_ENABLE or one of the four
- * selectors is set (someone uses them). 0 or the fault vector.
+ * moment with GLOBAL_CTRL bits 0-3 set; then the four selectors and counters, PEBS_ENABLE
+ * and GLOBAL_CTRL are put back as they were (Linux programs its events again after it): a
+ * counter that has counted and was reprogrammed is added again, and needs it again (the
+ * emulated PMU's nhm-reset switch made one count wrongly). pmu_reset, pmu_run and every
+ * pmu_global_ctrl_write that enables a GP counter call it; clear the overflow status after.
+ * Does nothing on other models. 0, the fault vector, or PMU_EARG where a counter holds a
+ * value a legacy write cannot put back (no full-width writes).
  */
 int pmu_nhm_counter_reset(const struct pmu_caps *p);
 

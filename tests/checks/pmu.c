@@ -1384,8 +1384,6 @@ static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX
 	uint64_t ret, flags;
 	int r = 0, v = FAULT_NONE;
 
-	if ((r = pmu_run_nhm_reset(err, errlen)))	/* AAK100, before counters are added */
-		return r;
 	for (unsigned i = 0; i < usr_os_counters(); i++)
 		if ((r = pmu_gp_program(&pmu, i, pmu_evtsel_encode(usr_os_is_usr(i, usr_odd) ?
 									&usr : &os), 0,

@@ -755,8 +755,8 @@ static void test_quiesce_waits_for_a_late_pmi(void **state)
 
 /* Issue 21 item 8: on Nehalem and Westmere (AAK100, AAP53, BD53) counters are added only
  * after the four selectors ran the non-counting events 4300B5H, 4300D2H, 4300B1H, 4300B1H
- * with GLOBAL_CTRL bits 0-3 set for a moment; each reset and each run does it, never over
- * a selector or PEBS someone else set, and no other model does. */
+ * with GLOBAL_CTRL bits 0-3 set for a moment; each reset, each run and each enabling
+ * GLOBAL_CTRL write does it, putting back what someone else set; no other model does. */
 static void test_nhm_counter_reset(void **state)
 {
 	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
@@ -789,12 +789,40 @@ static void test_nhm_counter_reset(void **state)
 	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_STATUS), 0);
 	assert_int_equal(pmu_model_violations(), 0);
 
-	/* A selector someone set stays: no sequence over it. */
-	assert_int_equal(pmu_gp_program(&p, 1, 0x4300c0, 0, err, sizeof(err)), 0);
+	/* A selector and counter someone set (a counter that has counted, reprogrammed):
+	 * the sequence still runs, then both are put back, as Linux programs its events again
+	 * after it; GLOBAL_CTRL is what it was. */
+	assert_int_equal(pmu_gp_program(&p, 1, 0x4300c0, 0x1234, err, sizeof(err)), 0);
 	pmu_model_clear_log();
 	assert_int_equal(pmu_nhm_counter_reset(&p), 0);
-	assert_int_equal(pmu_model_log_len(), 0);
+	on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	while (on >= 0 && pmu_model_log((unsigned)on).value != 0xf)
+		on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)on + 1);
+	assert_true(on >= 0);
 	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 0x1234);
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	assert_true(pmu_model_log_find(MSR_IA32_PERFEVTSEL0 + 1, (unsigned)on) >
+		    pmu_model_log_find(MSR_IA32_PERFEVTSEL0 + 1, 0));
+
+	/* Enabling GP counters adds them: the sequence comes before the enabling write. */
+	pmu_model_clear_log();
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x2, err, sizeof(err)), 0);
+	on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	while (on >= 0 && pmu_model_log((unsigned)on).value != 0xf)
+		on = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)on + 1);
+	assert_true(on >= 0);
+	off = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)on + 1);
+	assert_int_equal(pmu_model_log((unsigned)off).value, 0);
+	at = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)off + 1);
+	assert_int_equal(pmu_model_log((unsigned)at).value, 0x2);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0);
+	/* Only fixed counters: nothing added to the four, no sequence. */
+	assert_int_equal(pmu_global_ctrl_write(&p, 0, err, sizeof(err)), 0);
+	pmu_model_clear_log();
+	assert_int_equal(pmu_global_ctrl_write(&p, 1ULL << 32, err, sizeof(err)), 0);
+	assert_int_equal(pmu_model_log_len(), 1);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0, err, sizeof(err)), 0);
 
 	/* Other models: nothing. */
 	boot(pmu_model_skylake(), &p);
