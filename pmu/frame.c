@@ -8,6 +8,7 @@
 
 extern char pmu_frame_slots[], pmu_frame_slot0_call[], pmu_frame_slot0_return[];
 extern char pmu_frame_slot0_tail1[], pmu_frame_slot0_tail2[], pmu_frame_slot0_tail3[];
+extern char pmu_frame_slot0_end[];
 
 typedef void (*slot_fn)(pmu_workload_fn w, uint64_t n, void *arg, uint64_t enable,
 			uint32_t msr);
@@ -48,4 +49,10 @@ uint64_t pmu_frame_tail_site(unsigned slot, unsigned i)
 	if (i >= PMU_FRAME_TAIL_INSNS)
 		return 0;
 	return (uint64_t)(uintptr_t)tail[i] + PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS);
+}
+
+uint64_t pmu_frame_end_site(unsigned slot)
+{
+	return (uint64_t)(uintptr_t)pmu_frame_slot0_end +
+	       PMU_FRAME_SLOT_SIZE * (slot % ORACLE_MAX_REGIONS);
 }

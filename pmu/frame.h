@@ -30,5 +30,7 @@ uint64_t pmu_frame_return_site(unsigned slot);
  * for i past them; i = 0 is the return site. */
 #define PMU_FRAME_TAIL_INSNS	4
 uint64_t pmu_frame_tail_site(unsigned slot, unsigned i);
+/* The instruction after the closing WRMSR (outside the window). */
+uint64_t pmu_frame_end_site(unsigned slot);
 
 #endif /* PMU_FRAME_H */

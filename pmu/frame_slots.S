@@ -50,7 +50,7 @@ pmu_frame_slot0_call:
 	callq	*%r11
 	.if \id == 0
 	.globl	pmu_frame_slot0_return, pmu_frame_slot0_tail1, pmu_frame_slot0_tail2
-	.globl	pmu_frame_slot0_tail3
+	.globl	pmu_frame_slot0_tail3, pmu_frame_slot0_end
 pmu_frame_slot0_return:
 	.endif
 	movl	%ebx, %ecx
@@ -66,6 +66,9 @@ pmu_frame_slot0_tail2:
 pmu_frame_slot0_tail3:
 	.endif
 	wrmsr
+	.if \id == 0
+pmu_frame_slot0_end:
+	.endif
 	MARKER	ORACLE_KIND_END, \id
 	lfence
 	popq	%rbx

@@ -332,10 +332,15 @@ static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, unsigned s
 	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == n && a == 0) {
 		loop_cand(p, t[2], t[1], end + 3);
 	} else if (cx == MSR_CORE_PERF_GLOBAL_CTRL && e == n && d == 0 && a == 0 && pmu.pebs_trap) {
-		/* Fault-like, this state would name the closing WRMSR as the eventing one:
-		 * outside the window (the WRMSR that stops counting counts, if at all, in
-		 * pmu_frame_wrmsrs()'s slack, never as a record's instruction). */
+		/* Trap-like only: the last XOR retired, the closing WRMSR next. Fault-like, this
+		 * state would name that WRMSR as the eventing one before it ran. Or the WRMSR
+		 * itself retired and was the event: a part that counts the instruction that
+		 * stops counting (pmu_frame_wrmsrs()'s slack) can take an assist armed in the
+		 * loop's last instructions there (seen with the emulated silicon profile's
+		 * PEBS shadow on an Alder Lake E-core); its record names the instruction after
+		 * it, and nothing after it is counted. */
 		loop_cand(p, t[3], t[2], end + 4);
+		loop_cand(p, pmu_frame_end_site(slot), t[3], end + 5);
 	} else {
 		return false;
 	}
@@ -356,8 +361,8 @@ enum loop_where { LOOP_BODY, LOOP_END, LOOP_RETURNED };
 
 /* Where a record whose eventing IP is a (not in the loop body) is: past the loop's end at
  * its RET or the frame's tail in the window (MOV, XOR, XOR: a trap-like assist names the
- * instruction that retired, a fault-like one the next; never the closing WRMSR), or
- * LOOP_BODY for neither. */
+ * instruction that retired, a fault-like one the next; the closing WRMSR only trap-like,
+ * where it counted), or LOOP_BODY for neither. */
 static enum loop_where past_loop(uint64_t a, unsigned slot)
 {
 	if (a == addr(kernel_regs_loop_ret))
@@ -365,6 +370,9 @@ static enum loop_where past_loop(uint64_t a, unsigned slot)
 	for (unsigned i = 0; i < PMU_FRAME_TAIL_INSNS - 1; i++)
 		if (a == pmu_frame_tail_site(slot, i))
 			return LOOP_RETURNED;
+	/* Trap-like, the closing WRMSR where the part counts it (regs_loop_position). */
+	if (pmu.pebs_trap && a == pmu_frame_tail_site(slot, PMU_FRAME_TAIL_INSNS - 1))
+		return LOOP_RETURNED;
 	return LOOP_BODY;
 }
 
