@@ -231,7 +231,7 @@ static int need_version(const struct pmu_caps *p, unsigned v)
 
 int pmu_global_ctrl_write(const struct pmu_caps *p, uint64_t mask, char *err, size_t errlen)
 {
-	uint64_t valid = pmu_gp_mask(p) | pmu_fixed_mask(p);
+	uint64_t valid = pmu_gp_mask(p) | pmu_fixed_mask(p), cur = 0;
 	int r;
 
 	if (need_version(p, 2))
@@ -239,9 +239,12 @@ int pmu_global_ctrl_write(const struct pmu_caps *p, uint64_t mask, char *err, si
 	if (mask & ~valid)
 		return pmu_error(err, errlen, "GLOBAL_CTRL 0x%llx enables counters that do not exist "
 			   "(valid 0x%llx)", (unsigned long long)mask, (unsigned long long)valid);
-	/* Enabling GP counters is where they are added: the Nehalem sequence goes first
-	 * (Linux runs it in intel_pmu_nhm_enable_all). Nothing elsewhere. */
-	if ((mask & pmu_gp_mask(p)) && (r = pmu_nhm_counter_reset(p)))
+	/* Enabling GP counters that were off is where they are added: the Nehalem sequence
+	 * goes first (Linux runs it in intel_pmu_nhm_enable_all when events were added).
+	 * Nothing elsewhere. */
+	if ((p->errata & PMU_ERRATUM_NHM_RESET) && (mask & pmu_gp_mask(p)) &&
+	    !hw_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL, &cur) && (mask & ~cur & pmu_gp_mask(p)) &&
+	    (r = pmu_nhm_counter_reset(p)))
 		return r == PMU_EARG ?
 		       pmu_error(err, errlen, "the Nehalem counter reset (AAK100) cannot put back a "
 				 "counter value without full-width writes") :
@@ -355,29 +358,41 @@ int pmu_nhm_counter_reset(const struct pmu_caps *p)
 {
 	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 	uint64_t sel[4], ctr[4], ctrl = 0, pebs = 0;
-	bool has_pebs = !pebs_unavailable(p, false);
+	bool has_pebs;
 	int r = 0;
 
 	if (!(p->errata & PMU_ERRATUM_NHM_RESET) || p->version < 2 || p->num_gp < 4)
 		return 0;
-	/* What the caller set stays: its selectors, counters, PEBS_ENABLE and GLOBAL_CTRL are
-	 * put back after the sequence, as Linux programs its events again after it. A counter
-	 * value a legacy write cannot put back (no full-width writes) is refused first. */
+	has_pebs = !pebs_unavailable(p, false);
+	/* Stopped first, as Linux disables all before its workaround, then read: what the
+	 * caller set stays (its programmed selectors with their counters, PEBS_ENABLE and
+	 * GLOBAL_CTRL are put back after the sequence, as Linux programs its events again
+	 * after it); an unprogrammed counter is left 0 (Linux zeroes it). A programmed
+	 * counter's value a legacy write cannot put back (no full-width writes) is refused. */
 	r |= hw_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL, &ctrl);
-	if (has_pebs)
+	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (has_pebs) {
 		r |= hw_rdmsr(MSR_IA32_PEBS_ENABLE, &pebs);
+		if (pebs)
+			r |= hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	}
 	for (unsigned i = 0; i < 4; i++) {
 		r |= hw_rdmsr(MSR_IA32_PERFEVTSEL0 + i, &sel[i]);
 		r |= hw_rdmsr(MSR_IA32_PMC0 + i, &ctr[i]);
-		if (!r && !p->full_width_write &&
-		    pmu_legacy_write_result(ctr[i], p->gp_width) != ctr[i])
-			return PMU_EARG;
+		if (!sel[i])
+			ctr[i] = 0;
 	}
-	if (r)
-		return X86_TRAP_GP;
-	r |= hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	if (has_pebs && pebs)
-		r |= hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	for (unsigned i = 0; i < 4 && !r; i++)
+		if (!p->full_width_write && pmu_legacy_write_result(ctr[i], p->gp_width) != ctr[i])
+			r = -1;
+	if (r) {
+		/* Nothing changed but the stop: put it back. */
+		if (has_pebs && pebs)
+			hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs);
+		if (ctrl)
+			hw_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, ctrl);
+		return r < 0 ? PMU_EARG : X86_TRAP_GP;
+	}
 	for (unsigned i = 0; i < 4; i++) {
 		r |= hw_wrmsr(MSR_IA32_PERFEVTSEL0 + i, 0);
 		r |= hw_wrmsr(MSR_IA32_PMC0 + i, 0);

@@ -1390,7 +1390,10 @@ static int usr_os_once(bool user, bool usr_odd, uint64_t n, uint64_t out[PMU_MAX
 					err, errlen)))
 			goto out;
 	flags = irq_save();
-	pmu_global_ctrl_write(&pmu, pmu_gp_mask(&pmu), err, errlen);
+	if ((r = pmu_global_ctrl_write(&pmu, pmu_gp_mask(&pmu), err, errlen))) {
+		irq_restore(flags);
+		goto out;
+	}
 	if (user)
 		v = user_call((user_fn)(uintptr_t)kernel_loop4, n, 0, 0, 0, false, &ret);
 	else
@@ -1553,7 +1556,14 @@ static int pmi_exact_once(uint64_t n, uint64_t *user, uint64_t *branches, uint64
 		enable |= 0x4;
 	}
 	flags = irq_save();
-	pmu_global_ctrl_write(&pmu, enable, err, errlen);
+	if ((r = pmu_global_ctrl_write(&pmu, enable, err, errlen))) {
+		irq_restore(flags);
+		pmu_gp_program(&pmu, 0, 0, 0, NULL, 0);
+		pmu_gp_program(&pmu, 1, 0, 0, NULL, 0);
+		if (exact_branches())
+			pmu_gp_program(&pmu, 2, 0, 0, NULL, 0);
+		return r;
+	}
 	v = user_call((user_fn)(uintptr_t)kernel_loop4, n, 0, 0, 0, false, &ret);
 	pmu_global_ctrl_write(&pmu, 0, err, errlen);
 	irq_restore(flags);
@@ -1610,7 +1620,13 @@ static int iret_probe(uint64_t *insn, uint64_t *branch, char *err, size_t errlen
 		}
 		pmu_smi_count(&pmu, &smi0);
 		flags = irq_save();
-		pmu_global_ctrl_write(&pmu, enable, err, errlen);
+		if (pmu_global_ctrl_write(&pmu, enable, err, errlen)) {
+			irq_restore(flags);
+			pmu_gp_program(&pmu, 0, 0, 0, NULL, 0);
+			if (exact_branches())
+				pmu_gp_program(&pmu, 1, 0, 0, NULL, 0);
+			return -1;
+		}
 		v = user_call(user_probe_iret, 0, 0, 0, 0, false, &ret);
 		pmu_global_ctrl_write(&pmu, 0, err, errlen);
 		irq_restore(flags);

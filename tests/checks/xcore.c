@@ -224,7 +224,10 @@ static int any_once(unsigned sib, bool any, uint64_t n, uint64_t *count, uint64_
 	pmu_smi_count(&pmu, &smi0);
 	if ((r = pmu_run_arm(&cfg, 1, &enable, err, errlen)))
 		return r;
-	pmu_global_ctrl_write(&pmu, enable, err, errlen);
+	if ((r = pmu_global_ctrl_write(&pmu, enable, err, errlen))) {
+		pmu_gp_program(&pmu, 0, 0, 0, NULL, 0);
+		return r;
+	}
 	if ((r = run_start(sib, any_sibling, side)) || (r = run_wait(sib, 1000000))) {
 		pmu_global_ctrl_write(&pmu, 0, err, errlen);
 		pmu_gp_program(&pmu, 0, 0, 0, err, errlen);

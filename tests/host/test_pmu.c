@@ -817,6 +817,27 @@ static void test_nhm_counter_reset(void **state)
 	at = pmu_model_log_find(MSR_CORE_PERF_GLOBAL_CTRL, (unsigned)off + 1);
 	assert_int_equal(pmu_model_log((unsigned)at).value, 0x2);
 	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0);
+	/* Counters already enabled are not added again: no sequence. */
+	pmu_model_clear_log();
+	assert_int_equal(pmu_global_ctrl_write(&p, 0x2, err, sizeof(err)), 0);
+	assert_int_equal(pmu_model_log_len(), 1);
+	assert_int_equal(pmu_global_ctrl_write(&p, 0, err, sizeof(err)), 0);
+	/* An unprogrammed counter is left 0; a programmed one whose value a legacy write
+	 * cannot put back (bit 31 set, bits 47:32 clear, no full-width writes) is refused,
+	 * with nothing changed. */
+	assert_true(pmu_model_poke(MSR_IA32_PMC0 + 2, 0x12345));
+	assert_int_equal(pmu_nhm_counter_reset(&p), 0);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 2), 0);
+	assert_false(p.full_width_write);
+	assert_true(pmu_model_poke(MSR_IA32_PMC0 + 1, 0x80000000ULL));
+	pmu_model_clear_log();
+	assert_int_equal(pmu_nhm_counter_reset(&p), PMU_EARG);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PMC0 + 1), 0x80000000ULL);
+	assert_int_equal(pmu_model_msr(MSR_IA32_PERFEVTSEL0 + 1), 0x4300c0);
+	assert_true(pmu_global_ctrl_write(&p, 0x2, err, sizeof(err)) != 0);
+	assert_non_null(strstr(err, "full-width"));
+	assert_int_equal(pmu_model_msr(MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	assert_true(pmu_model_poke(MSR_IA32_PMC0 + 1, 0));
 	/* Only fixed counters: nothing added to the four, no sequence. */
 	assert_int_equal(pmu_global_ctrl_write(&p, 0, err, sizeof(err)), 0);
 	pmu_model_clear_log();

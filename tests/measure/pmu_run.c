@@ -38,7 +38,10 @@ int pmu_run_nhm_reset(char *err, size_t errlen)
 {
 	int r = pmu_nhm_counter_reset(&pmu);
 
-	if (r)
+	if (r == PMU_EARG)
+		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) cannot put back a "
+			     "counter value without full-width writes");
+	else if (r)
 		fmt_snprintf(err, errlen, "the Nehalem counter reset (AAK100) faulted (vector %d)", r);
 	return r;
 }
