@@ -302,7 +302,7 @@ static void loop_cand(struct loop_pos *p, uint64_t next, uint64_t last, uint64_t
  * as 5n + 6.. in `done`. False when no state of the loop or the tail has these registers.
  */
 static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, unsigned slot,
-			       struct loop_pos *p)
+			       bool wrmsr_counted, struct loop_pos *p)
 {
 	uint64_t a = g->ax, d = g->dx, e = g->r8, cx = g->cx, end = 4 + 5 * n;
 	uint64_t top = addr(kernel_regs_loop_top), i1 = addr(kernel_regs_loop_i1);
@@ -335,12 +335,15 @@ static bool regs_loop_position(const struct pebs_regs *g, uint64_t n, unsigned s
 		/* Trap-like only: the last XOR retired, the closing WRMSR next. Fault-like, this
 		 * state would name that WRMSR as the eventing one before it ran. Or the WRMSR
 		 * itself retired and was the event: a part that counts the instruction that
-		 * stops counting (pmu_frame_wrmsrs()'s slack) can take an assist armed in the
-		 * loop's last instructions there (seen with the emulated silicon profile's
-		 * PEBS shadow on an Alder Lake E-core); its record names the instruction after
-		 * it, and nothing after it is counted. */
+		 * stops counting (wrmsr_counted: pmu_frame_wrmsrs() found the frame's WRMSRs
+		 * counted) can take an assist armed in the loop's last instructions there
+		 * (seen with the emulated silicon profile's PEBS shadow on an Alder Lake
+		 * E-core); its record names the instruction after it, and nothing after it is
+		 * counted. Where the WRMSR does not count, an assist there came after counting
+		 * stopped: a defect. */
 		loop_cand(p, t[3], t[2], end + 4);
-		loop_cand(p, pmu_frame_end_site(slot), t[3], end + 5);
+		if (wrmsr_counted)
+			loop_cand(p, pmu_frame_end_site(slot), t[3], end + 5);
 	} else {
 		return false;
 	}
@@ -363,7 +366,7 @@ enum loop_where { LOOP_BODY, LOOP_END, LOOP_RETURNED };
  * its RET or the frame's tail in the window (MOV, XOR, XOR: a trap-like assist names the
  * instruction that retired, a fault-like one the next; the closing WRMSR only trap-like,
  * where it counted), or LOOP_BODY for neither. */
-static enum loop_where past_loop(uint64_t a, unsigned slot)
+static enum loop_where past_loop(uint64_t a, unsigned slot, bool wrmsr_counted)
 {
 	if (a == addr(kernel_regs_loop_ret))
 		return pmu.pebs_trap ? LOOP_RETURNED : LOOP_END;
@@ -371,7 +374,8 @@ static enum loop_where past_loop(uint64_t a, unsigned slot)
 		if (a == pmu_frame_tail_site(slot, i))
 			return LOOP_RETURNED;
 	/* Trap-like, the closing WRMSR where the part counts it (regs_loop_position). */
-	if (pmu.pebs_trap && a == pmu_frame_tail_site(slot, PMU_FRAME_TAIL_INSNS - 1))
+	if (pmu.pebs_trap && wrmsr_counted &&
+	    a == pmu_frame_tail_site(slot, PMU_FRAME_TAIL_INSNS - 1))
 		return LOOP_RETURNED;
 	return LOOP_BODY;
 }
@@ -386,7 +390,8 @@ static enum loop_where past_loop(uint64_t a, unsigned slot)
  * (it must then be the run's last) and its RET, or -1 with why.
  */
 static int check_loop_record(const struct pebs_sample *s, uint64_t n, unsigned slot,
-			     uint64_t *ord, enum loop_where *where, char *why, size_t whylen)
+			     bool wrmsr_counted, uint64_t *ord, enum loop_where *where, char *why,
+			     size_t whylen)
 {
 	struct loop_pos p;
 
@@ -394,7 +399,7 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, unsigned s
 	*where = LOOP_BODY;
 	if (!s->has_regs) {
 		if (s->has_eventing_ip && !in_loop_body(s->eventing_ip)) {
-			*where = past_loop(s->eventing_ip, slot);
+			*where = past_loop(s->eventing_ip, slot, wrmsr_counted);
 			if (*where != LOOP_BODY)
 				return 0;
 			fmt_snprintf(why, whylen, "eventing IP 0x%llx is no instruction of the loop "
@@ -409,7 +414,7 @@ static int check_loop_record(const struct pebs_sample *s, uint64_t n, unsigned s
 			     "writes RDI)", (unsigned long long)s->regs.di, (unsigned long long)n);
 		return -1;
 	}
-	if (!regs_loop_position(&s->regs, n, slot, &p)) {
+	if (!regs_loop_position(&s->regs, n, slot, wrmsr_counted, &p)) {
 		fmt_snprintf(why, whylen, "RAX %llu RDX %llu R8 %llu RCX %llu are no state of the loop",
 			     (unsigned long long)s->regs.ax, (unsigned long long)s->regs.dx,
 			     (unsigned long long)s->regs.r8, (unsigned long long)s->regs.cx);
@@ -486,7 +491,8 @@ static int check_loop_records(const struct pebs_setup *s, uint64_t n, unsigned s
 		v->records++;
 		if (was_past) {
 			fmt_snprintf(why, sizeof(why), "a record after one from past the loop's end");
-		} else if (check_loop_record(&smp, n, slot, &ord, &where, why, sizeof(why)) == 0) {
+		} else if (check_loop_record(&smp, n, slot, wrmsrs > 0, &ord, &where, why,
+					     sizeof(why)) == 0) {
 			was_past = v->past = where != LOOP_BODY;
 			if (smp.has_status && !(smp.status & counter_bit))
 				fmt_snprintf(why, sizeof(why), "status 0x%llx lacks the counter's bit 0x%llx",
@@ -596,14 +602,19 @@ static enum check_status judge_loop_run(struct check_ctx *c, const struct pebs_s
 				    "0: precise distribution puts every record on the overflowing "
 				    "instruction, %llu apart", (unsigned long long)v->shadow_min,
 				    (unsigned long long)v->shadow_max, v->gaps, (unsigned long long)p);
-	if (v->last_ord > events)
+	/* One past the window: the closing WRMSR, where the part counts it. */
+	if (v->last_ord > events + (wrmsrs ? 1 : 0))
 		return check_result(c, CHECK_FAIL, "the last record at instruction %llu",
-				    "within the window's %llu", (unsigned long long)v->last_ord,
-				    (unsigned long long)events);
-	after = events - v->last_ord;
+				    "within the window's %llu%s", (unsigned long long)v->last_ord,
+				    (unsigned long long)events,
+				    wrmsrs ? " or at the closing WRMSR" : "");
+	after = events - v->last_ord;	/* modulo 2^64: -1 for a record at the closing WRMSR */
 	value &= mask;
 	for (unsigned x = 0; x <= wrmsrs && !accounted; x++) {
 		uint64_t a = after + x;
+
+		if (v->last_ord > events + x)
+			continue;	/* that WRMSR did not count here */
 
 		if (a < p && value == ((0 - (p - a)) & mask))
 			accounted = true;
@@ -1055,8 +1066,11 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 	uint64_t dbg = 0, ord, want_groups = adaptive ? cfg : 0;
 	unsigned want_size = pebs_adaptive_size(want_groups);
 	enum loop_where where = LOOP_BODY;
-	int got;
+	int got, wrmsrs = 0;
 
+	/* Whether the closing WRMSR counts (a record may then name it): measured once. */
+	if (pmu_frame_wrmsrs(&wrmsrs, why, whylen))
+		return -1;
 	for (unsigned i = 0; i < 32; i++)
 		xmm_pattern[i] = 0x1111111111111111ULL * (i % 15 + 1) ^ cfg;
 	rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &dbg);
@@ -1103,7 +1117,8 @@ static int adaptive_once(uint64_t cfg, bool adaptive, bool lbr_on, unsigned *rec
 			fmt_snprintf(why, whylen, "record %u after one from past the loop's end", i);
 			return -1;
 		}
-		if (check_loop_record(&smp, ADAPT_N, res.region_id, &ord, &where, why, whylen)) {
+		if (check_loop_record(&smp, ADAPT_N, res.region_id, wrmsrs > 0, &ord, &where, why,
+				      whylen)) {
 			char tmp[200];
 
 			fmt_snprintf(tmp, sizeof(tmp), "record %u: %s", i, why);
