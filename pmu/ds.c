@@ -296,10 +296,15 @@ bool pebs_has_ld_lat(const struct pmu_caps *p)
 	case UARCH_TIGER_LAKE: case UARCH_ROCKET_LAKE: case UARCH_SAPPHIRE_RAPIDS:
 	case UARCH_EMERALD_RAPIDS: case UARCH_GRANITE_RAPIDS:
 		return p->pebs_format >= 1;
-	default:
-		/* A hybrid part's P-core is a Golden Cove or later big core (Linux's cpu_core
-		 * PMU takes the Sapphire Rapids load-latency constraints, aux event included). */
+	case UARCH_ALDER_LAKE: case UARCH_RAPTOR_LAKE: case UARCH_METEOR_LAKE:
+		/* A hybrid part's P-core, Golden Cove or Redwood Cove: Linux's cpu_core PMU
+		 * takes the Golden Cove load-latency constraints (GP1 and up, the auxiliary
+		 * event). Not the Lion Cove P-cores (Lunar, Arrow Lake): load latency on GP2
+		 * and up there (intel_lnc_pebs_event_constraints), which the check does not
+		 * choose. */
 		return pebs_golden_cove(p) && p->pebs_format >= 1;
+	default:
+		return false;
 	}
 }
 

@@ -116,8 +116,8 @@ int ds_restore(const struct pmu_caps *p, const struct ds_state *s);
 int ds_quiesce(const struct pmu_caps *p);
 
 /* Whether the model has load-latency PEBS through MSR_PEBS_LD_LAT_THRESHOLD (Nehalem and
- * later big cores, a hybrid part's P-cores) and FRONTEND_RETIRED C6H/01H with
- * MSR_PEBS_FRONTEND (Skylake to Rocket Lake). */
+ * later big cores, the P-cores of Alder, Raptor and Meteor Lake) and FRONTEND_RETIRED
+ * C6H/01H with MSR_PEBS_FRONTEND (Skylake to Rocket Lake). */
 bool pebs_has_ld_lat(const struct pmu_caps *p);
 bool pebs_has_frontend(const struct pmu_caps *p);
 /* Golden Cove and later big cores (Sapphire/Emerald/Granite Rapids, the P-cores of Alder

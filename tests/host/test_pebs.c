@@ -548,6 +548,9 @@ static void test_ld_lat(void **state)
 	assert_true(pebs_has_ld_lat(&p));
 	p.core_type = HYBRID_CORE_ATOM;
 	assert_false(pebs_has_ld_lat(&p));
+	p.uarch = UARCH_LUNAR_LAKE;		/* Lion Cove: GP2 and up, not chosen here */
+	p.core_type = HYBRID_CORE_CORE;
+	assert_false(pebs_has_ld_lat(&p));
 	p.uarch = UARCH_SAPPHIRE_RAPIDS;
 	p.hybrid = false;
 	p.core_type = 0;
