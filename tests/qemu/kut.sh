@@ -65,7 +65,12 @@ RUNS=(
 	# 200M-iteration loop takes 177 s with the profile's SMIs (every block then counts its
 	# instructions; measured on the 2-core development machine) against 31 s, and it only
 	# asks that the LBR hold branches afterwards.
-	"pmu|Nehalem,pmu-silicon=on,pmu-seed=1|icount|1|70"
+	# Nehalem without its AAK100 erratum (pmu-nhm-reset=off; the profile has it, QEMU
+	# patch 47): x86/pmu.c programs counters without Linux's intel_pmu_nhm_workaround
+	# sequence, so with the erratum its counters count cycles or nothing (36 FAILs, seen):
+	# the judge assumes a part without it. pmuboot runs the sequence; its own Nehalem
+	# boots keep the erratum on.
+	"pmu|Nehalem,pmu-silicon=on,pmu-seed=1,pmu-nhm-reset=off|icount|1|70"
 	"pmu|Skylake-Client,pmu-silicon=on,pmu-seed=1|icount|1|143"
 	"pmu|Icelake-Server,model=106,pmu-silicon=on,pmu-seed=1|icount|1|251"
 	# pmu_pebs reports more tests there (2138 against 1972): with the profile's PEBS shadow
