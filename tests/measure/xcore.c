@@ -56,13 +56,25 @@ void xcore_cpus(uint32_t apic[MAX_CPUS], bool usable[MAX_CPUS])
 	}
 }
 
-int xcore_partner(const char **why)
-{
-	static char buf[200];
+/* What a partner or sibling is chosen from: this CPU, the others, the topology. */
+struct xcore_view {
 	uint32_t apic[MAX_CPUS];
 	bool usable[MAX_CPUS];
 	struct cpu_topo t;
-	uint32_t me = this_cpu()->apic_id;
+	uint32_t me;
+};
+
+static void xcore_view_read(struct xcore_view *v)
+{
+	xcore_cpus(v->apic, v->usable);
+	cpu_topo_read(&v->t, env.cpu);
+	v->me = this_cpu()->apic_id;
+}
+
+int xcore_partner(const char **why)
+{
+	static char buf[200];
+	struct xcore_view v;
 	int sibling, remote, i;
 
 	if (smp.kept) {
@@ -70,9 +82,8 @@ int xcore_partner(const char **why)
 		       "time, not two sides at once";
 		return -1;
 	}
-	xcore_cpus(apic, usable);
-	cpu_topo_read(&t, env.cpu);
-	if ((i = topo_other_core(&t, me, apic, usable, smp.ncpus, &sibling, &remote)) >= 0)
+	xcore_view_read(&v);
+	if ((i = topo_other_core(&v.t, v.me, v.apic, v.usable, smp.ncpus, &sibling, &remote)) >= 0)
 		return i;
 	if (sibling >= 0 || remote >= 0) {
 		char sib[64] = "", rem[64] = "";
@@ -84,8 +95,8 @@ int xcore_partner(const char **why)
 			fmt_snprintf(rem, sizeof(rem), "APIC ID %u is in another package",
 				     smp.cpu[remote].apic_id);
 		fmt_snprintf(buf, sizeof(buf), "no other core of this package runs: %s%s (CPUID.%02XH: "
-			     "SMT shift %u, package shift %u; APIC ID here %u)", sib, rem, t.leaf,
-			     t.smt_shift, t.pkg_shift, me);
+			     "SMT shift %u, package shift %u; APIC ID here %u)", sib, rem, v.t.leaf,
+			     v.t.smt_shift, v.t.pkg_shift, v.me);
 		*why = buf;
 		return -1;
 	}
@@ -102,22 +113,18 @@ int xcore_partner(const char **why)
 int xcore_sibling(const char **why)
 {
 	static char buf[160];
-	uint32_t apic[MAX_CPUS];
-	bool usable[MAX_CPUS];
-	struct cpu_topo t;
-	uint32_t me = this_cpu()->apic_id;
+	struct xcore_view v;
 	int sib;
 
-	cpu_topo_read(&t, env.cpu);
-	if (!t.known) {
+	xcore_view_read(&v);
+	if (!v.t.known) {
 		*why = "no extended topology (CPUID 1FH/0BH): the sibling is unknown";
 		return -1;
 	}
-	xcore_cpus(apic, usable);
-	sib = topo_sibling(&t, me, apic, usable, smp.ncpus);
+	sib = topo_sibling(&v.t, v.me, v.apic, v.usable, smp.ncpus);
 	if (sib < 0) {
 		fmt_snprintf(buf, sizeof(buf), "no hyper-thread sibling of this CPU (APIC ID %u) runs "
-			     "pmuboot (CPUID.%02XH: SMT shift %u)", me, t.leaf, t.smt_shift);
+			     "pmuboot (CPUID.%02XH: SMT shift %u)", v.me, v.t.leaf, v.t.smt_shift);
 		*why = buf;
 	}
 	return sib;
