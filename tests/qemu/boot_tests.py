@@ -232,7 +232,12 @@ def header_value(header, key):
 # ---------------------------------------------------------------- cases
 
 def clean_run(r, what="run"):
-    expect(r["rc"] == 0, "%s: run.sh exited %d, want 0\n%s" % (what, r["rc"], r["out"][-3000:]))
+    if r["rc"] != 0:
+        # The failing checks first: CI shows only the end of a long message, and the
+        # serial log's tail rarely holds the failure.
+        failed = failure_detail(r.get("log") or "")
+        raise Fail("%s: run.sh exited %d, want 0\nfailing checks:\n%s\nthe output's end:\n%s"
+                   % (what, r["rc"], failed or "(none)", r["out"][-3000:]))
     tests, summary, header, text = parse_tap(r["log"])
     expect(summary[1] == 0, "%s: %d checks failed\n%s" % (what, summary[1], failure_detail(text)))
     return tests, summary, header, text
