@@ -168,13 +168,17 @@ struct region measure_kernel_pmu_unframed(const struct kernel_desc *k, uint64_t 
 					  uint64_t enable)
 {
 	struct region r = { 0, 0, 0, 0 };
-	char ignored[PMU_ERR_LEN];
-	uint64_t flags = irq_save();
-	uint64_t t0 = rdtsc();
+	uint64_t flags, t0;
 
-	pmu_global_ctrl_write(&pmu, enable, ignored, sizeof(ignored));
+	/* A plain write of GLOBAL_CTRL, as the frame makes: pmu_run_arm has done what adding
+	 * the counters needs (the Nehalem AAK100 sequence included), which through
+	 * pmu_global_ctrl_write would run again inside the timed span. Version 1 has no
+	 * GLOBAL_CTRL: its selectors' EN bits count. */
+	if (pmu.version >= 2)
+		return measure_kernel_msr_unframed(k, n, arg, MSR_CORE_PERF_GLOBAL_CTRL, enable);
+	flags = irq_save();
+	t0 = rdtsc();
 	k->fn(n, arg);
-	pmu_global_ctrl_write(&pmu, 0, ignored, sizeof(ignored));
 	r.tsc = rdtsc() - t0;
 	irq_restore(flags);
 	return r;
