@@ -182,6 +182,18 @@ static void print_header(void)
 	con_printf("# options: %s\n", line);
 	con_printf("# pci: host bridge %04x:%04x\n", pci_host_bridge_id() & 0xffff,
 		   pci_host_bridge_id() >> 16);
+	/* Where pmuboot's code lies, so that an address in an emulator's or a debugger's
+	 * output can be told from the firmware's (the x2APIC ICR-ordering statistic names
+	 * the WRMSRs that lacked a fence; a fault's RIP is printed relative to it too). */
+	{
+		uint64_t base, size;
+
+		if (uefi_image_range(&base, &size))
+			con_printf("# image: pmuboot.efi at 0x%lx, 0x%lx bytes\n", (unsigned long)base,
+				   (unsigned long)size);
+		else
+			con_printf("# image: pmuboot.efi, where the firmware did not say\n");
+	}
 	con_printf("# exit: %s\n", plat.debug_exit ? "QEMU isa-debug-exit at 0xf4" :
 		   "UEFI ResetSystem");
 }

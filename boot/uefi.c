@@ -30,6 +30,15 @@ void uefi_init(void *image, void *system_table)
 		loaded_image = NULL;
 }
 
+bool uefi_image_range(uint64_t *base, uint64_t *size)
+{
+	if (!loaded_image)
+		return false;
+	*base = (uint64_t)(uintptr_t)loaded_image->ImageBase;
+	*size = loaded_image->ImageSize;
+	return true;
+}
+
 void uefi_disable_watchdog(void)
 {
 	/* UEFI 2.x 7.5: the boot manager arms a 5-minute watchdog before starting an app. */

@@ -18,6 +18,8 @@
 
 void uefi_init(void *image, void *system_table);
 void uefi_disable_watchdog(void);
+/* Where the firmware loaded pmuboot.efi (EFI_LOADED_IMAGE): false if it did not say. */
+bool uefi_image_range(uint64_t *base, uint64_t *size);
 
 /*
  * The command-line arguments the app was started with, as ASCII in buf (NUL-terminated):
