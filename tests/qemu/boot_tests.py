@@ -1040,6 +1040,7 @@ V1_NO_PEBS = (r"pebs\.", r"PEBS_UNAVAILABLE\[12\]=1")
 NO_SLOTS_GP = (r"pmu\.arch\.topdown_slots\.", r"CPUID\.0AH:EBX\[7\]=1 or beyond EBX length")
 NOT_V4 = (r"pmu\.status_set_inuse$", r"need PMU version 4")
 NOT_SKL = (r"pmu\.cache_levels$", r"as on Skylake; this is ")
+NO_DS = (r"(pebs|bts)\.", r"no debug store: CPUID\.01H:EDX\.DS\[21\]=0")
 V1_FRAME = (r"(pmu|model)\.", r"PMU version 1: no IA32_PERF_GLOBAL_CTRL")
 V1_ICOUNT = (r"(pmu\.frame|model\.)", r"option icount not set")
 
@@ -1050,6 +1051,10 @@ VPMU_MODELS = [
     # QEMU's Icelake-Server reports model 134 (0x86, Jacobsville: pmuboot and
     # kvm-unit-tests then expect erratum SRF7); model 106 (0x6A) is Ice Lake-SP.
     ("icelake", "Icelake-Server,model=106", 5, [NOT_NEHALEM]),
+    # Haswell (version 3): the legacy LBR of format 4 (QEMU patch 50) and, in the silicon
+    # profile, the late-ACK PMI (patch 49); the emulation gives Sandy Bridge to Broadwell no
+    # debug store (CPUID.01H:EDX.DS=0), so PEBS and BTS SKIP there, saying so.
+    ("haswell", "Haswell", 3, [NOT_NEHALEM, NOT_V4, NOT_SKL, NO_SLOTS_GP, NO_DS]),
     ("v2", "Skylake-Client,pmu-version=2", 2, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, NO_ADAPTIVE]),
     ("v1", "Skylake-Client,pmu-version=1", 1, [NOT_NEHALEM, NOT_V4, NO_SLOTS_GP, V1_FRAME, V1_ICOUNT,
                                                NO_ADAPTIVE, V1_GLOBAL, V1_NO_PEBS]),
