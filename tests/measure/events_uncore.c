@@ -401,7 +401,7 @@ static int run_pingpong(struct run_plan *p, char *err, size_t errlen)
 		}
 		p->d.diff[i] = p->d.median[i] = (int64_t)v;
 	}
-	p->d.tsc = (int64_t)(t1 - t0);
+	p->d.tsc = p->d.tsc_median = (int64_t)(t1 - t0);
 	p->d.kept = 1;
 out:
 	uncore_reset(&uncore);
@@ -510,7 +510,9 @@ static const char *run_case(const struct events_row *row, unsigned c, unsigned r
 		res->x.ref[i] = res->ev[1 + i].val;
 	res->x.n = (int64_t)cur.n;
 	res->x.uclk = runs[res->ev[0].run].d.median[runs[res->ev[0].run].fixed_slot];
-	res->x.us = (int64_t)(runs[res->ev[0].run].d.tsc / (int64_t)(tsc.hz / 1000000 ? tsc.hz / 1000000 : 1));
+	/* The time beside the counts: the median pair's, as the counts are medians. */
+	res->x.us = (int64_t)(runs[res->ev[0].run].d.tsc_median /
+			      (int64_t)(tsc.hz / 1000000 ? tsc.hz / 1000000 : 1));
 	str_lcpy(res->note, unc_diff_note(&runs[res->ev[0].run].d), sizeof(res->note));
 	res->holds = ev_rel_eval(k->rel, &res->x, res->failed, sizeof(res->failed));
 	return NULL;

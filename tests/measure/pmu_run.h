@@ -126,6 +126,8 @@ struct pairs {
 	uint64_t ta[PMU_DIFF_MAX_REPS], tb[PMU_DIFF_MAX_REPS];
 	uint64_t xlo[PAIRS_MAX], xhi[PAIRS_MAX], xtlo, xthi;
 	uint64_t ref_a, ref_b;		/* the reference runs (the lower quartiles) */
+	int64_t tsc_median;		/* pairs_finish: the median of the clean pairs' own TSC
+					 * differences (the span beside the median counts) */
 };
 void pairs_init(struct pairs *p, unsigned nv, unsigned want);
 /* Whether to run another pair (too few free of SMIs or clean, fewer than 2 * want tried). */
@@ -135,7 +137,7 @@ bool pairs_more(struct pairs *p);
 bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
 	       uint64_t tsc_b, uint64_t smis);
 /* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
- * *tsc likewise; sets p->kept (the pairs used) and p->stretched. An error naming the SMIs
+ * *tsc = min tb - min ta and p->tsc_median as median[i]; sets p->kept (the pairs used) and p->stretched. An error naming the SMIs
  * when every pair took one, and naming the stretch when none SMI-free was clean. */
 int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen);

@@ -143,6 +143,7 @@ int uncore_run_differential(const struct unc_cfg *cfg, unsigned ncfg, const stru
 	d->discarded = p.discarded;
 	d->smis = p.smis;
 	d->stretched = p.stretched;
+	d->tsc_median = p.tsc_median;
 	if (r)
 		return r;
 	memcpy(d->diff, diff, sizeof(d->diff));

@@ -37,7 +37,8 @@ struct unc_run_opts {
 struct unc_diff {
 	int64_t diff[UNC_RUN_MAX], median[UNC_RUN_MAX];
 	int64_t imc[UNC_IMC_NUM], imc_median[UNC_IMC_NUM];
-	int64_t tsc;
+	int64_t tsc;		/* min at 2n - min at n (pairs_finish) */
+	int64_t tsc_median;	/* the median of the pairs' own TSC differences */
 	unsigned kept, discarded, stretched;
 	uint64_t smis;
 };
