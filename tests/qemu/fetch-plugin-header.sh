@@ -17,6 +17,9 @@ if [[ -n $deb ]] && tar -xOf "$deb" --wildcards 'debian/patches/*' 2>/dev/null |
 	echo "fetch-plugin-header: Debian patches qemu-plugin.h; apply the patch here first" >&2
 	exit 1
 fi
-tar -xOf "$orig" --wildcards '*/include/qemu/qemu-plugin.h' >"$dest/qemu-plugin.h.tmp"
-mv "$dest/qemu-plugin.h.tmp" "$dest/qemu-plugin.h"
+# A temporary of this process's own: two run.sh --oracle started together may both find the
+# header out of date, and a shared name let one move the other's file away.
+tmp="$dest/qemu-plugin.h.tmp.$$"
+tar -xOf "$orig" --wildcards '*/include/qemu/qemu-plugin.h' >"$tmp"
+mv -f "$tmp" "$dest/qemu-plugin.h"
 echo "fetch-plugin-header: qemu-plugin.h from $(basename "$dsc" .dsc)" >&2
