@@ -115,7 +115,11 @@ struct pmu_diff {
  * nothing, as a clock's did, U = -19815784, with the guest stopped 30 ms in every 100). */
 #define PAIRS_MAX	32	/* values a run gives: PMU_RUN_MAX; uncore UNC_RUN_MAX + IMC */
 #define PAIRS_STRETCH_SLACK	2000ULL	/* TSC ticks: a microsecond or so */
-#define PAIRS_NONE_CLEAN_MORE	16	/* pairs past 2 * want while none is clean */
+/* Pairs past 2 * want while none is clean. 16 were too few under load: with four CPU hogs
+ * and a build beside 4 vCPUs, pmu.cmask_inv_edge found all 26 of its pairs stretched (one
+ * half preempted, the other not, by turns). Only a measurement that has no clean pair yet
+ * pays for them. */
+#define PAIRS_NONE_CLEAN_MORE	48
 struct pairs {
 	unsigned nv, want, tries, kept, discarded, stretched;
 	uint64_t smis;
