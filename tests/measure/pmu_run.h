@@ -141,8 +141,9 @@ bool pairs_more(struct pairs *p);
 bool pairs_add(struct pairs *p, const uint64_t *a, const uint64_t *b, uint64_t tsc_a,
 	       uint64_t tsc_b, uint64_t smis);
 /* Over the clean pairs: diff[i] = min b - min a, median[i] of the pairs' own differences,
- * *tsc = min tb - min ta and p->tsc_median as median[i]; sets p->kept (the pairs used) and p->stretched. An error naming the SMIs
- * when every pair took one, and naming the stretch when none SMI-free was clean. */
+ * *tsc = min tb - min ta and p->tsc_median as median[i]; sets p->kept (the pairs used) and
+ * p->stretched. An error naming the SMIs when every pair took one, and naming the stretch
+ * when none SMI-free was clean. */
 int pairs_finish(struct pairs *p, int64_t *diff, int64_t *median, int64_t *tsc,
 		 char *err, size_t errlen);
 
